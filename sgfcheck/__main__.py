@@ -1,0 +1,3 @@
+from sgfcheck.cli import main
+
+main()

@@ -1,0 +1,267 @@
+"""Checking files: load, choose each game's ruleset, replay, and collect the verdict.
+
+This is the library entry point behind ``sgfcheck check``: :func:`check_file` returns plain data
+(:class:`FileReport`) that the report module prints as tables or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from sgfcheck import findings as F
+from sgfcheck.findings import Finding, Severity
+from sgfcheck.records import GameRecord, LoadedFile, load_bytes, load_file
+from sgfcheck.replay import Replay, replay
+from sgfcheck.results import Result, parse_result
+from sgfcheck.rules import (
+    PRESETS,
+    KoRule,
+    Ruleset,
+    SuicideRule,
+    parse_rules_string,
+    rules_from_ru,
+)
+
+DEFAULT_RULES = "japanese"
+"""Used when RU is missing or unknown and no ``--rules`` is given."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    rules: str = "auto"
+    ko: KoRule | None = None
+    suicide: SuicideRule | None = None
+    komi: float | None = None
+    variations: bool = False
+    all_rules: bool = False
+    encoding: str | None = None
+
+
+@dataclass
+class RulesChoice:
+    ruleset: Ruleset
+    source: str
+    detail: str
+    komi_source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.ruleset.parameters()
+        out.update(source=self.source, detail=self.detail, komi_source=self.komi_source,
+                   canonical=self.ruleset.to_string())
+        return out
+
+
+@dataclass
+class GameReport:
+    game: GameRecord
+    rules: RulesChoice | None
+    result: Result
+    replay: Replay | None
+    findings: list[Finding]
+    all_rules: list[dict[str, Any]] | None = None
+    lines_checked: int = 1
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def illegal_moves(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error and f.code.code.startswith("RUL")]
+
+    @property
+    def verdict(self) -> str:
+        if not self.game.playable:
+            return "not checked"
+        if self.illegal_moves:
+            return "illegal moves"
+        if self.errors:
+            return "errors"
+        if any(f.severity is Severity.WARNING for f in self.findings):
+            return "warnings"
+        return "clean"
+
+    def to_dict(self, encoding: str | None, guessed: bool) -> dict[str, Any]:
+        g = self.game
+        return {
+            "index": g.index + 1,
+            "size": [g.width, g.height],
+            "komi": self.rules.ruleset.komi if self.rules else g.komi,
+            "komi_raw": g.komi_raw,
+            "handicap": g.handicap,
+            "rules": self.rules.to_dict() if self.rules else None,
+            "result": self.result.to_dict(),
+            "moves": self.replay.moves if self.replay else 0,
+            "lines_checked": self.lines_checked,
+            "encoding": encoding,
+            "encoding_guessed": guessed,
+            "players": {"black": g.info.get("PB"), "white": g.info.get("PW")},
+            "date": g.info.get("DT"),
+            "event": g.info.get("EV"),
+            "verdict": self.verdict,
+            "findings": [f.to_dict() for f in self.findings],
+            **({"all_rules": self.all_rules} if self.all_rules is not None else {}),
+        }
+
+
+@dataclass
+class FileReport:
+    path: str
+    loaded: LoadedFile
+    games: list[GameReport] = field(default_factory=list)
+
+    @property
+    def unreadable(self) -> bool:
+        return not self.loaded.games
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.loaded.findings
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings) or any(g.errors for g in self.games)
+
+    def exit_code(self) -> int:
+        if self.unreadable:
+            return 2
+        return 1 if self.has_errors else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        enc, guessed = self.loaded.encoding, self.loaded.encoding_guessed
+        return {
+            "file": self.path,
+            "readable": not self.unreadable,
+            "encoding": enc,
+            "encoding_guessed": guessed,
+            "findings": [f.to_dict() for f in self.findings],
+            "games": [g.to_dict(enc, guessed) for g in self.games],
+        }
+
+
+def choose_rules(game: GameRecord, options: CheckOptions) -> tuple[RulesChoice, list[Finding]]:
+    """The ruleset a game is checked under, and where each part of it came from."""
+    found: list[Finding] = []
+    if options.rules != "auto":
+        ruleset = parse_rules_string(options.rules)
+        source, detail = "--rules", f"--rules {options.rules}"
+    elif game.rules_raw:
+        mapped, detail = rules_from_ru(game.rules_raw)
+        if mapped is None:
+            ruleset = PRESETS[DEFAULT_RULES]
+            source = "default"
+            detail += f"; {DEFAULT_RULES} assumed (use --rules to choose)"
+            found.append(Finding(F.SGF_RULES_UNKNOWN, detail))
+        else:
+            ruleset, source = mapped, "RU"
+            found.append(Finding(F.SGF_RULES_MAPPED, detail))
+    else:
+        ruleset = PRESETS[DEFAULT_RULES]
+        source, detail = "default", f"no RU property; {DEFAULT_RULES} assumed"
+    changes: dict[str, Any] = {}
+    if options.ko is not None:
+        changes["ko"] = options.ko
+    if options.suicide is not None:
+        changes["suicide"] = options.suicide
+    if options.komi is not None:
+        changes["komi"] = options.komi
+        komi_source = "--komi"
+    elif game.komi is not None and ":komi=" not in options.rules and ",komi=" not in options.rules:
+        changes["komi"] = game.komi
+        komi_source = "KM"
+    elif game.handicap >= 2:
+        changes["komi"] = 0.5
+        komi_source = "handicap game without KM: 0.5"
+    else:
+        komi_source = "ruleset default"
+    if changes:
+        ruleset = replace(ruleset, **changes)
+        if options.ko is not None or options.suicide is not None:
+            detail += " with " + ", ".join(
+                f"{k}={v.value}" for k, v in changes.items() if k in ("ko", "suicide"))
+    return RulesChoice(ruleset, source, detail, komi_source), found
+
+
+def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
+    result = parse_result(game.result_raw)
+    findings = list(game.findings)
+    if not result.parsed:
+        findings.append(Finding(F.RES_UNPARSEABLE, result.note))
+    if not game.playable:
+        return GameReport(game, None, result, None, findings)
+    choice, rule_findings = choose_rules(game, options)
+    findings.extend(rule_findings)
+    main = game.main_line()
+    rep = replay(game, main, choice.ruleset)
+    findings.extend(main.findings)
+    findings.extend(rep.findings)
+    lines_checked = 1
+    if options.variations:
+        seen = {(f.code.code, f.move, f.message) for f in main.findings + rep.findings}
+        game_findings_before = len(game.findings)
+        for line in game.lines():
+            if not any(line.variation):
+                continue  # the main line, already done
+            lines_checked += 1
+            other = replay(game, line, choice.ruleset)
+            for f in line.findings + other.findings:
+                key = (f.code.code, f.move, f.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                f.extra["variation"] = line.variation
+                findings.append(f)
+        findings.extend(game.findings[game_findings_before:])  # e.g. too many variations
+    if not main.events and game.tree is not None and len(game.tree.sequence) <= 1:
+        findings.append(Finding(F.SGF_EMPTY_TREE, "the game has no moves and no setup"))
+    report = GameReport(game, choice, result, rep, findings, lines_checked=lines_checked)
+    if options.all_rules:
+        report.all_rules = compare_rulesets(game, main)
+    return report
+
+
+def compare_rulesets(game: GameRecord, line: Any) -> list[dict[str, Any]]:
+    """For every move illegal under at least one preset, its verdict under each preset."""
+    verdicts: dict[int, dict[str, list[str]]] = {}
+    where: dict[int, tuple[str | None, str | None]] = {}
+    for name, ruleset in PRESETS.items():
+        rep = replay(game, line, ruleset)
+        for f in rep.findings:
+            if f.move is None or not f.code.code.startswith("RUL"):
+                continue
+            if not (f.is_error or f.code is F.RUL_CYCLE):
+                continue
+            verdicts.setdefault(f.move, {})
+            verdicts[f.move].setdefault(name, []).append(f.code.rule)
+            where[f.move] = (f.colour, f.point)
+    rows = []
+    for move in sorted(verdicts):
+        colour, point = where[move]
+        rows.append({
+            "move": move,
+            "colour": colour,
+            "point": point,
+            "verdicts": {name: verdicts[move].get(name, []) for name in PRESETS},
+        })
+    return rows
+
+
+def check_loaded(loaded: LoadedFile, options: CheckOptions) -> FileReport:
+    report = FileReport(loaded.path, loaded)
+    for game in loaded.games:
+        report.games.append(check_game(game, options))
+    return report
+
+
+def check_file(path: str | Path, options: CheckOptions | None = None) -> FileReport:
+    """Check every game in a file. Never raises for bad content."""
+    options = options or CheckOptions()
+    return check_loaded(load_file(path, options.encoding), options)
+
+
+def check_bytes(data: bytes, name: str = "<bytes>",
+                options: CheckOptions | None = None) -> FileReport:
+    options = options or CheckOptions()
+    return check_loaded(load_bytes(data, name, options.encoding), options)

@@ -1,0 +1,141 @@
+"""The ``sgfcheck`` command line (Typer). Thin: every decision lives in the library."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from tabulate import tabulate
+
+from sgfcheck import __version__
+from sgfcheck.check import CheckOptions, check_file
+from sgfcheck.encoding import codec_for
+from sgfcheck.report import render_json, render_text
+from sgfcheck.rules import PRESETS, KoRule, SuicideRule, parse_rules_string
+
+app = typer.Typer(
+    help="Replay Go game records (SGF) under any ruleset and report every illegal move.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sgfcheck {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """sgfcheck: check Go game records."""
+
+
+def _usage_error(message: str) -> typer.Exit:
+    typer.echo(f"sgfcheck: {message}", err=True)
+    return typer.Exit(2)
+
+
+@app.command()
+def check(
+    files: Annotated[list[Path], typer.Argument(help="SGF files to check.", show_default=False)],
+    rules: Annotated[
+        str, typer.Option(help="Ruleset: 'auto' (from RU), a preset, or preset:param=value,...")
+    ] = "auto",
+    ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,  # noqa: UP007
+    suicide: Annotated[
+        SuicideRule | None, typer.Option(help="Override the suicide rule.")  # noqa: UP007
+    ] = None,
+    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,  # noqa: UP007
+    variations: Annotated[
+        bool, typer.Option("--variations", help="Check every variation, not only the main line.")
+    ] = False,
+    all_rules: Annotated[
+        bool,
+        typer.Option("--all-rules", help="Show each illegal move's verdict under every preset."),
+    ] = False,
+    output_format: Annotated[
+        Format, typer.Option("--format", help="text tables, or one JSON object per file.")
+    ] = Format.text,
+    encoding: Annotated[
+        str | None, typer.Option(help="Read every file in this encoding, whatever CA says.")  # noqa: UP007
+    ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also show info findings in tables.")
+    ] = False,
+) -> None:
+    """Replay each game and report every illegal move.
+
+    Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
+    """
+    if rules != "auto":
+        try:
+            parse_rules_string(rules)
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+    if encoding is not None and codec_for(encoding) is None:
+        raise _usage_error(f"unknown encoding {encoding!r}")
+    options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
+                           variations=variations, all_rules=all_rules, encoding=encoding)
+    status = 0
+    for path in files:
+        report = check_file(path, options)
+        if output_format is Format.json:
+            typer.echo(render_json(report))
+        else:
+            typer.echo(render_text(report, verbose))
+        status = max(status, report.exit_code())
+    raise typer.Exit(status)
+
+
+@app.command("rules")
+def list_rules(
+    output_format: Annotated[Format, typer.Option("--format")] = Format.text,
+) -> None:
+    """List the ruleset presets and every parameter."""
+    if output_format is Format.json:
+        import json
+
+        typer.echo(json.dumps({n: {**r.parameters(), "source": r.source}
+                               for n, r in PRESETS.items()}, ensure_ascii=False))
+        return
+    names = list(PRESETS)
+    params = list(next(iter(PRESETS.values())).parameters())
+    params.remove("name")
+    rows = [[p] + [_cell(PRESETS[n].parameters()[p]) for n in names] for p in params]
+    typer.echo(tabulate(rows, headers=["parameter", *names], tablefmt="simple"))
+    typer.echo("")
+    for name, ruleset in PRESETS.items():
+        typer.echo(f"{name}: {ruleset.source}")
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Text encoding of SGF files: which one, and turning the file into UTF-8 before parsing.
+
+Policy, first match wins: an explicit override; a byte-order mark; the CA property if it decodes
+cleanly; UTF-8 if the bytes are valid UTF-8; charset-normalizer's guess; Latin-1.
+
+The whole file is decoded *before* tokenising and handed to sgfmill as UTF-8. In Shift_JIS, GBK or
+Big5 the second byte of a character can be the byte of ``]`` or ``\\``; tokenising the raw bytes
+would cut such a value in two. UTF-8 never puts ASCII bytes inside a multibyte character.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+from sgfcheck import findings as F
+from sgfcheck.findings import Finding
+
+# CA spellings seen in the wild -> the Python codec that reads them. Legacy CJK charsets map to
+# their common supersets: files labelled GB2312 routinely hold GBK characters, and so on.
+_CA_ALIASES = {
+    "utf8": "utf-8",
+    "utf-8": "utf-8",
+    "utf16": "utf-16",
+    "utf-16": "utf-16",
+    "utf16le": "utf-16-le",
+    "utf-16le": "utf-16-le",
+    "utf16be": "utf-16-be",
+    "utf-16be": "utf-16-be",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "gb18030": "gb18030",
+    "cp936": "gb18030",
+    "euc-cn": "gb18030",
+    "big5": "big5hkscs",
+    "big-5": "big5hkscs",
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "ms_kanji": "cp932",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "euc-kr": "cp949",
+    "euckr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "uhc": "cp949",
+}
+
+_CA_RE = re.compile(rb"(?<![A-Za-z])CA\s*\[([^\]]{0,64})\]")
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+@dataclass
+class DecodedText:
+    """A file's bytes as UTF-8, with how they were read."""
+
+    data: bytes
+    encoding: str
+    declared: str | None
+    guessed: bool
+    findings: list[Finding] = field(default_factory=list)
+
+
+def codec_for(name: str) -> str | None:
+    """The Python codec for a CA value, or None when Python has no such codec."""
+    key = name.strip().lower()
+    if key in _CA_ALIASES:
+        return _CA_ALIASES[key]
+    try:
+        return codecs.lookup(key).name
+    except LookupError:
+        return None
+
+
+def _looks_utf16(raw: bytes) -> str | None:
+    """UTF-16 without a BOM: ASCII text then has a NUL in every other byte."""
+    head = raw[:400]
+    if len(head) < 8:
+        return None
+    even_nuls = head[0::2].count(0)
+    odd_nuls = head[1::2].count(0)
+    half = len(head) // 2
+    if odd_nuls > 0.4 * half and even_nuls < 0.05 * half:
+        return "utf-16-le"
+    if even_nuls > 0.4 * half and odd_nuls < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
+def _detect(raw: bytes) -> str | None:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(raw).best()
+    return best.encoding if best is not None else None
+
+
+def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
+    """Decode an SGF file to UTF-8 bytes, choosing the encoding by the policy above."""
+    found: list[Finding] = []
+    declared_values = [m.group(1).decode("ascii", "replace").strip() for m in _CA_RE.finditer(raw)]
+    declared = declared_values[0] if declared_values else None
+    distinct = {codec_for(v) or v.lower() for v in declared_values}
+    if len(distinct) > 1:
+        found.append(
+            Finding(
+                F.SGF_ENCODING_CONFLICT,
+                f"the file declares several encodings (CA {', '.join(declared_values)}); "
+                f"the whole file was read as the first that fits",
+            )
+        )
+
+    if override:
+        codec = codec_for(override)
+        if codec is None:
+            raise ValueError(f"unknown encoding {override!r}")
+        return _finish(raw, codec, declared, False, found, "--encoding")
+
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            return _finish(raw, codec, declared, False, found, "byte-order mark")
+    utf16 = _looks_utf16(raw)
+    if utf16:
+        return _finish(raw, utf16, declared, True, found, "NUL-byte pattern")
+
+    if declared is not None:
+        codec = codec_for(declared)
+        if codec is None:
+            found.append(
+                Finding(
+                    F.SGF_ENCODING_UNKNOWN,
+                    f"CA[{declared}] names no known encoding; the encoding was detected instead",
+                )
+            )
+        else:
+            try:
+                text = raw.decode(codec)
+            except UnicodeDecodeError as exc:
+                found.append(
+                    Finding(
+                        F.SGF_ENCODING_ERRORS,
+                        f"the text is not valid {declared} (byte {exc.start}); "
+                        f"the encoding was detected instead",
+                    )
+                )
+            else:
+                data = raw if codec == "utf-8" else text.encode("utf-8")
+                return DecodedText(data, codec, declared, False, found)
+
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        is_ascii = raw.isascii()
+        # No CA and plain ASCII: nothing to guess. No CA and UTF-8: a guess, but a safe one.
+        guessed = declared is None and not is_ascii
+        if guessed:
+            found.append(
+                Finding(F.SGF_ENCODING_GUESSED, "no CA property; the text is valid UTF-8")
+            )
+        return DecodedText(raw, "ascii" if is_ascii else "utf-8", declared, guessed, found)
+
+    # Mostly UTF-8 with a few damaged characters (Fox replaces bytes of names with '?'):
+    # UTF-8 with replacements beats a detector's guess at a single-byte charset.
+    text = raw.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    non_ascii = sum(1 for ch in text if ord(ch) > 127)
+    if bad <= max(2, non_ascii // 10):
+        return _finish(raw, "utf-8", declared, True, found, "mostly valid UTF-8")
+    codec = _detect(raw) or "latin-1"
+    return _finish(raw, codec, declared, True, found, "detection")
+
+
+def _finish(
+    raw: bytes, codec: str, declared: str | None, guessed: bool, found: list[Finding], how: str
+) -> DecodedText:
+    text = raw.decode(codec, errors="replace")
+    bad = text.count("\ufffd")
+    if guessed:
+        found.append(Finding(F.SGF_ENCODING_GUESSED, f"text read as {codec} (by {how})"))
+    if bad:
+        found.append(
+            Finding(
+                F.SGF_ENCODING_ERRORS,
+                f"{bad} byte sequence(s) are not valid {codec}; shown as U+FFFD",
+            )
+        )
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return DecodedText(text.encode("utf-8"), codec, declared, guessed, found)

@@ -1,0 +1,126 @@
+"""Findings: what sgfcheck reports about a file, a game or a move.
+
+Every finding carries a stable code. ``SGF…`` codes are about the record itself (bytes, syntax,
+properties), ``RUL…`` codes about the rules of Go (illegal moves, repetition), ``RES…`` codes about
+the recorded result. Codes never change meaning; new ones are only ever added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Severity(str, Enum):
+    """How bad a finding is. Only ``error`` findings make ``check`` exit with status 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Code:
+    """A finding code: its identifier, default severity and a short name for tables."""
+
+    code: str
+    severity: Severity
+    rule: str
+
+
+def _c(code: str, severity: Severity, rule: str) -> Code:
+    return Code(code, severity, rule)
+
+
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+# Record-level problems.
+SGF_UNREADABLE = _c("SGF001", E, "unreadable file")
+SGF_EMPTY = _c("SGF002", E, "empty file")
+SGF_NO_GAME = _c("SGF003", E, "no SGF game")
+SGF_SYNTAX = _c("SGF004", E, "syntax error")
+SGF_TRUNCATED = _c("SGF005", E, "truncated file")
+SGF_JUNK = _c("SGF006", INFO, "text outside game")
+SGF_MISSING_PAREN = _c("SGF007", W, "missing '('")
+SGF_MISSING_SEMICOLON = _c("SGF008", W, "missing ';'")
+SGF_ENCODING_UNKNOWN = _c("SGF009", W, "unknown encoding")
+SGF_ENCODING_GUESSED = _c("SGF010", INFO, "encoding guessed")
+SGF_ENCODING_ERRORS = _c("SGF011", W, "undecodable text")
+SGF_ENCODING_CONFLICT = _c("SGF012", W, "conflicting CA")
+SGF_BAD_SIZE = _c("SGF013", E, "bad board size")
+SGF_BAD_POINT = _c("SGF014", E, "bad point")
+SGF_BAD_KOMI = _c("SGF015", W, "bad komi")
+SGF_KOMI_NORMALISED = _c("SGF016", INFO, "komi normalised")
+SGF_HANDICAP = _c("SGF017", W, "handicap mismatch")
+SGF_HANDICAP_LATE = _c("SGF018", INFO, "handicap in second node")
+SGF_SETUP_MIDGAME = _c("SGF019", W, "setup after first move")
+SGF_BAD_PLAYER = _c("SGF020", W, "bad PL")
+SGF_REPEATED_PROPERTY = _c("SGF021", INFO, "repeated property")
+SGF_NOT_GO = _c("SGF022", E, "not a Go game")
+SGF_RULES_UNKNOWN = _c("SGF023", W, "unknown RU")
+SGF_RULES_MAPPED = _c("SGF024", INFO, "RU mapped")
+SGF_TWO_MOVES_IN_NODE = _c("SGF025", W, "B and W in one node")
+SGF_KO_PROPERTY = _c("SGF026", INFO, "KO property")
+SGF_TOO_MANY_LINES = _c("SGF027", W, "too many variations")
+SGF_PASS_SPELLING = _c("SGF028", INFO, "unusual pass")
+SGF_EMPTY_TREE = _c("SGF029", W, "empty game tree")
+SGF_BAD_VALUE = _c("SGF030", W, "bad property value")
+
+# Rules of Go.
+RUL_OCCUPIED = _c("RUL001", E, "occupied point")
+RUL_OFF_BOARD = _c("RUL002", E, "off board")
+RUL_SUICIDE = _c("RUL003", E, "suicide")
+RUL_KO = _c("RUL004", E, "simple ko")
+RUL_PSK = _c("RUL005", E, "positional superko")
+RUL_SSK = _c("RUL006", E, "situational superko")
+RUL_NSSK = _c("RUL007", E, "natural situational superko")
+RUL_CYCLE = _c("RUL008", W, "long cycle")
+RUL_TURN = _c("RUL009", W, "same colour twice")
+RUL_AFTER_END = _c("RUL010", W, "move after game end")
+RUL_SETUP_DEAD = _c("RUL011", E, "illegal setup")
+RUL_SUICIDE_ALLOWED = _c("RUL012", INFO, "suicide (legal here)")
+
+# Results.
+RES_UNPARSEABLE = _c("RES001", W, "unreadable RE")
+
+
+@dataclass
+class Finding:
+    """One thing worth telling the user, with where it is.
+
+    ``move`` is the 1-based index in the move sequence (passes included, setup excluded), or None
+    for file- and game-level findings. ``point`` is GTP style (``Q16``) or None.
+    """
+
+    code: Code
+    message: str
+    move: int | None = None
+    colour: str | None = None
+    point: str | None = None
+    repeats_move: int | None = None
+    severity: Severity | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.severity is None:
+            self.severity = self.code.severity
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self) -> dict[str, Any]:
+        sev = self.severity.value if self.severity is not None else self.code.severity.value
+        out: dict[str, Any] = {
+            "code": self.code.code,
+            "severity": sev,
+            "move": self.move,
+            "colour": self.colour,
+            "point": self.point,
+            "rule": self.code.rule,
+            "repeats_move": self.repeats_move,
+            "message": self.message,
+        }
+        out.update(self.extra)
+        return out

@@ -1,0 +1,111 @@
+"""Board points: SGF letters <-> (column, row), and GTP names for people.
+
+sgfmill decodes points only on square boards up to 26x26; FF[4] allows 52x52 and rectangles
+(``a``-``z`` = 1-26, ``A``-``Z`` = 27-52), so decoding lives here.
+
+A point is ``(col, row)``: col 0 at the left, row 0 at the *top* (SGF order).
+"""
+
+from __future__ import annotations
+
+import re
+
+Point = tuple[int, int]
+
+_SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SGF_COORD = {ord(ch): i for i, ch in enumerate(_SGF_LETTERS)}
+_GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP skips I
+
+
+class BadPoint(ValueError):
+    """A point value that is not two SGF letters."""
+
+
+def sgf_to_point(value: bytes) -> Point:
+    """Decode two SGF letters (``b"pd"``) to (col, row). Raises BadPoint."""
+    if len(value) != 2:
+        raise BadPoint(value)
+    col = SGF_COORD.get(value[0])
+    row = SGF_COORD.get(value[1])
+    if col is None or row is None:
+        raise BadPoint(value)
+    return col, row
+
+
+def point_to_sgf(point: Point) -> str:
+    return _SGF_LETTERS[point[0]] + _SGF_LETTERS[point[1]]
+
+
+def gtp_column(col: int) -> str:
+    """Column name: A..Z without I, then AA, AB, ... for boards wider than 25."""
+    if col < len(_GTP_LETTERS):
+        return _GTP_LETTERS[col]
+    col -= len(_GTP_LETTERS)
+    return _GTP_LETTERS[col // len(_GTP_LETTERS)] + _GTP_LETTERS[col % len(_GTP_LETTERS)]
+
+
+def point_name(point: Point | None, height: int) -> str:
+    """GTP-style name (``Q16``; rows count from the bottom); ``pass`` for None."""
+    if point is None:
+        return "pass"
+    col, row = point
+    return f"{gtp_column(col)}{height - row}"
+
+
+_GTP_RE = re.compile(r"^([A-HJ-Z]{1,2})(\d{1,2})$")
+
+
+def parse_point_name(name: str, width: int, height: int) -> Point:
+    """Parse a GTP-style name (``D4``) back to (col, row). Raises ValueError."""
+    m = _GTP_RE.match(name.strip().upper())
+    if not m:
+        raise ValueError(f"not a point: {name!r}")
+    letters, number = m.groups()
+    if len(letters) == 1:
+        col = _GTP_LETTERS.index(letters)
+    else:
+        col = (
+            len(_GTP_LETTERS)
+            + _GTP_LETTERS.index(letters[0]) * len(_GTP_LETTERS)
+            + _GTP_LETTERS.index(letters[1])
+        )
+    row = height - int(number)
+    if not (0 <= col < width and 0 <= row < height):
+        raise ValueError(f"{name} is off the {width}x{height} board")
+    return col, row
+
+
+def expand_point_list(
+    values: list[bytes], width: int, height: int
+) -> tuple[list[Point], list[str]]:
+    """Expand a list of points, including compressed rectangles ``aa:cc``.
+
+    Returns the on-board points (duplicates removed, order kept) and the raw values that could not
+    be used (malformed, off-board or inverted rectangles).
+    """
+    points: list[Point] = []
+    seen: set[Point] = set()
+    bad: list[str] = []
+    for raw in values:
+        raw = raw.strip()
+        try:
+            if b":" in raw:
+                a, b = raw.split(b":", 1)
+                c0, r0 = sgf_to_point(a)
+                c1, r1 = sgf_to_point(b)
+                if c1 < c0 or r1 < r0:
+                    raise BadPoint(raw)
+                block = [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+            else:
+                block = [sgf_to_point(raw)]
+        except BadPoint:
+            bad.append(raw.decode("utf-8", "replace"))
+            continue
+        for p in block:
+            if not (p[0] < width and p[1] < height):
+                bad.append(raw.decode("utf-8", "replace"))
+                break
+            if p not in seen:
+                seen.add(p)
+                points.append(p)
+    return points, bad

@@ -1,0 +1,727 @@
+"""SGF bytes -> game records: size, setup, moves, komi, handicap, RU, RE, markup.
+
+sgfmill's grammar layer (``sgf_grammar``) does the tokenising and builds the game trees. Around it
+this module adds what real files need: decoding first (see :mod:`sgfcheck.encoding`), repair of
+missing ``(``/``;``, truncated files and stray brackets, every game of a collection, rectangular
+and large boards, server quirks (Fox komi x100, handicap in the second node, ``HA`` without
+stones, repeated properties), each normalised with a finding that shows raw -> interpreted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from sgfmill import sgf_grammar
+
+from sgfcheck import findings as F
+from sgfcheck.encoding import decode_sgf_bytes
+from sgfcheck.findings import Finding
+from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name
+
+BLACK, WHITE = 1, 2
+COLOUR_NAME = {BLACK: "B", WHITE: "W"}
+MAX_LINES = 10_000
+"""With ``--variations``, at most this many lines of one game are checked."""
+
+Node = dict[str, list[bytes]]
+
+
+class Move(NamedTuple):
+    """A B or W property. ``point`` is None for a pass; off-board points are kept as read."""
+
+    colour: int
+    point: Point | None
+    node: int
+    forced: bool
+    """The node has ``KO[]``: play it even if illegal."""
+
+
+class Setup(NamedTuple):
+    """AB/AW/AE (and PL) in one node."""
+
+    node: int
+    black: list[Point]
+    white: list[Point]
+    empty: list[Point]
+    player: int | None
+
+
+@dataclass
+class Line:
+    """One path through a game tree: setup and moves in order."""
+
+    events: list[Move | Setup]
+    findings: list[Finding]
+    final_node: Node
+    variation: list[int]
+    """Child index chosen at each branch (all zeros for the main line)."""
+
+    @property
+    def move_count(self) -> int:
+        return sum(1 for e in self.events if isinstance(e, Move))
+
+
+@dataclass
+class GameRecord:
+    """One game tree of a file, with its game information normalised."""
+
+    index: int
+    width: int
+    height: int
+    tree: sgf_grammar.Coarse_game_tree | None
+    komi: float | None = None
+    komi_raw: str | None = None
+    handicap: int = 0
+    handicap_raw: str | None = None
+    rules_raw: str | None = None
+    result_raw: str | None = None
+    info: dict[str, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    playable: bool = True
+    """False when the game cannot be replayed (not Go, no nodes)."""
+    assumed_handicap: list[Point] = field(default_factory=list)
+    """Handicap stones placed by sgfcheck: HA without stones, White moving first."""
+
+    def main_line(self) -> Line:
+        if self.tree is None:
+            return Line([], [], {}, [])
+        nodes = list(sgf_grammar.main_sequence_iter(self.tree))
+        return self.line_from_nodes(nodes, [])
+
+    def lines(self) -> Iterator[Line]:
+        """Every root-to-leaf path, main line first (iterative: trees may be 100,000 deep)."""
+        if self.tree is None:
+            return
+        count = 0
+        stack: list[tuple[sgf_grammar.Coarse_game_tree, list[Node], list[int]]] = [
+            (self.tree, [], [])
+        ]
+        while stack:
+            tree, prefix, path = stack.pop()
+            nodes = prefix + tree.sequence
+            while len(tree.children) == 1:
+                tree = tree.children[0]
+                nodes.extend(tree.sequence)
+            if not tree.children:
+                count += 1
+                if count > MAX_LINES:
+                    self.findings.append(
+                        Finding(F.SGF_TOO_MANY_LINES,
+                                f"more than {MAX_LINES} variations; only the first were checked")
+                    )
+                    return
+                yield self.line_from_nodes(nodes, path)
+                continue
+            for i in range(len(tree.children) - 1, -1, -1):
+                stack.append((tree.children[i], nodes, path + [i]))
+
+    def line_from_nodes(self, nodes: list[Node], variation: list[int]) -> Line:
+        return _extract_line(self, nodes, variation)
+
+
+@dataclass
+class LoadedFile:
+    """Everything read from one file."""
+
+    path: str
+    encoding: str | None
+    encoding_guessed: bool
+    games: list[GameRecord]
+    findings: list[Finding]
+
+    @property
+    def readable(self) -> bool:
+        return bool(self.games)
+
+
+def load_file(path: str | Path, encoding: str | None = None) -> LoadedFile:
+    """Read a file and parse every game in it. Never raises for bad content."""
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        return LoadedFile(name, None, False, [],
+                          [Finding(F.SGF_UNREADABLE, f"cannot read the file: {exc.strerror}")])
+    return load_bytes(raw, name, encoding)
+
+
+def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -> LoadedFile:
+    """Parse SGF data held in memory. Never raises for bad content."""
+    if not raw.strip():
+        return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
+    decoded = decode_sgf_bytes(raw, encoding)
+    found = list(decoded.findings)
+    trees = _parse_trees(decoded.data, found)
+    games = [_make_game(i, t) for i, t in enumerate(trees)]
+    return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
+
+
+# --- syntax -----------------------------------------------------------------------------------
+
+_START_RE = re.compile(rb"\(\s*;")
+_NODE_START_RE = re.compile(rb"\s*;\s*[A-Za-z]")
+_PAREN_IDENT_RE = re.compile(rb"\(\s*[A-Za-z]+\s*\[")
+
+
+def _line_col(data: bytes, pos: int) -> str:
+    line = data.count(b"\n", 0, pos) + 1
+    col = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+    return f"line {line}, column {col}"
+
+
+def _parse_trees(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
+    start = _START_RE.search(data)
+    first_paren = _PAREN_IDENT_RE.search(data)
+    if start is None or (first_paren is not None and first_paren.start() < start.start()):
+        # No "(;" at all, or a "(" followed by a property: the ';' or '(' is missing.
+        if first_paren is not None:
+            p = first_paren.start()
+            data = data[: p + 1] + b";" + data[p + 1 :]
+            found.append(Finding(F.SGF_MISSING_SEMICOLON,
+                                 f"'(' without ';' at {_line_col(data, p)}; a node was assumed"))
+        elif _NODE_START_RE.match(data):
+            data = b"(" + data.lstrip()
+            found.append(Finding(F.SGF_MISSING_PAREN,
+                                 "the file starts with ';' instead of '(;'; '(' was assumed"))
+        else:
+            found.append(Finding(F.SGF_NO_GAME, "no SGF game found (no '(;' in the file)"))
+            return []
+        start = _START_RE.search(data)
+        assert start is not None
+    if data[: start.start()].strip():
+        found.append(Finding(F.SGF_JUNK, f"{start.start()} bytes of text before the first game "
+                                         "were ignored"))
+    try:
+        return sgf_grammar.parse_sgf_collection(data)
+    except ValueError:
+        pass
+    return _parse_with_repair(data, found)
+
+
+_LENIENT_TOKEN_RE = re.compile(
+    rb"\s*(?:\[(?P<V>[^\\\]]*(?:\\.[^\\\]]*)*)\]|(?P<I>[A-Za-z]+)|(?P<D>[;()]))", re.S
+)
+_LOWER = bytes(range(ord("a"), ord("z") + 1))
+
+
+def _lenient_tokenise(
+    data: bytes, start: int
+) -> tuple[list[tuple[str, bytes]], int, list[str], bool]:
+    """Tokenise one game tree from ``start``, skipping what is not SGF.
+
+    sgfmill's tokeniser stops at the first byte it cannot read; this one (used only to repair a
+    file sgfmill refused) skips such bytes and reports them. Returns the tokens, where it stopped,
+    notes on what was skipped, and whether the data ended inside the tree.
+    """
+    tokens: list[tuple[str, bytes]] = []
+    notes: list[str] = []
+    depth = 0
+    i = start
+    n = len(data)
+    while i < n:
+        m = _LENIENT_TOKEN_RE.match(data, i)
+        if m is None:
+            j = i
+            while j < n and data[j : j + 1].isspace():
+                j += 1
+            if j >= n:
+                i = n
+                break
+            if data[j : j + 1] == b"[":
+                tokens.append(("V", data[j + 1 :]))
+                notes.append(f"a value is not closed at {_line_col(data, j)}; read to the end")
+                i = n
+                break
+            k = j + 1
+            while k < n and data[k : k + 1] not in (b"[", b";", b"(", b")") and not (
+                data[k : k + 1].isalpha()
+            ):
+                k += 1
+            notes.append(f"{data[j:k][:20]!r} at {_line_col(data, j)} is not SGF; skipped")
+            i = k
+            continue
+        kind = m.lastgroup
+        assert kind is not None
+        value = m.group(kind)
+        i = m.end()
+        if kind == "I":
+            value = value.translate(None, _LOWER)
+            if not value or len(value) > 64:
+                notes.append(f"{m.group(kind)[:20]!r} is not a property name; skipped")
+                continue
+        tokens.append((kind, value))
+        if kind == "D":
+            if value == b"(":
+                depth += 1
+            elif value == b")":
+                depth -= 1
+                if depth == 0:
+                    return tokens, i, notes, False
+    return tokens, i, notes, True
+
+
+def _parse_with_repair(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
+    """Game by game, rebuild the token stream with the damage mended and parse that."""
+    trees = []
+    position = 0
+    while True:
+        start = data.find(b"(", position)
+        if start < 0:
+            break
+        tokens, end, skipped, unfinished = _lenient_tokenise(data, start)
+        game_no = len(trees) + 1
+        depth = sum(1 for t, v in tokens if t == "D" and v == b"(") - sum(
+            1 for t, v in tokens if t == "D" and v == b")"
+        )
+        for note in skipped:
+            found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: {note}"))
+        if unfinished and depth > 0:
+            found.append(Finding(F.SGF_TRUNCATED,
+                                 f"game {game_no}: the file ends inside the game ({depth} "
+                                 "unclosed '('); read up to the end"))
+        mended, notes = _mend_tokens(tokens, depth)
+        for note in notes:
+            found.append(Finding(F.SGF_MISSING_SEMICOLON if "';'" in note else F.SGF_SYNTAX,
+                                 f"game {game_no}: {note}"))
+        try:
+            tree = sgf_grammar.parse_sgf_game(mended)
+            _unmark_continuations(tree)
+            trees.append(tree)
+        except ValueError as exc:
+            found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: unreadable ({exc})"))
+        if unfinished:
+            break
+        position = end
+    if not trees and not any(f.code in (F.SGF_SYNTAX, F.SGF_TRUNCATED) for f in found):
+        found.append(Finding(F.SGF_NO_GAME, "no SGF game found"))
+    return trees
+
+
+_CONTINUATION = b"SGFCHECKCONTINUATION"
+
+
+def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, list[str]]:
+    """Rebuild SGF text from tokens, mending what sgfmill's parser refuses.
+
+    - ``(`` followed by a property: a ``;`` is inserted;
+    - empty variations ``()`` are dropped, as are properties without values and values without
+      properties;
+    - nodes after a closed variation (old FF[1] style ``(;a(;v);b)``): they become a variation
+      of their own (after the variations already there);
+    - at the end, every open ``(`` is closed.
+    """
+    out: list[bytes] = []
+    notes: list[str] = []
+    n = len(tokens)
+    in_node = False
+    extra: list[int] = []  # per open tree: continuation variations to close with it
+    continued = False
+    for i, (kind, value) in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < n else None
+        if kind == "D":
+            if value == b"(":
+                out.append(b"(")
+                extra.append(0)
+                in_node = False
+                if nxt is not None and nxt[0] == "I":
+                    out.append(b";")
+                    in_node = True
+                    notes.append("'(' without ';': a node was assumed")
+            elif value == b")":
+                if out and out[-1] == b"(":
+                    out.pop()
+                    extra.pop()
+                    notes.append("empty variation '()' ignored")
+                    continue
+                if extra:
+                    out.append(b")" * extra.pop())
+                out.append(b")")
+                in_node = False
+            else:
+                if out and out[-1] == b")" and extra:
+                    out.append(b"(;" + _CONTINUATION + b"[]")
+                    extra[-1] += 1
+                    continued = True
+                else:
+                    out.append(b";")
+                in_node = True
+        elif kind == "I":
+            if nxt is None or nxt[0] != "V":
+                notes.append(f"property {value.decode()} without a value ignored")
+                continue
+            if not in_node:
+                notes.append(f"property {value.decode()} outside a node ignored")
+                continue
+            out.append(value)
+        else:
+            prev = out[-1] if out else b""
+            if not (prev.endswith(b"]") or prev.isalpha()):
+                notes.append("a value without a property ignored")
+                continue
+            out.append(b"[" + value + b"]")
+    while out and out[-1] in (b"(", b";"):
+        if out.pop() == b"(" and extra:
+            extra.pop()
+    while extra:
+        out.append(b")" * (extra.pop() + 1))
+    if continued:
+        notes.append("nodes follow a closed variation (old SGF style); they were read as a "
+                     "further variation")
+    return b"".join(out), notes
+
+
+def _unmark_continuations(tree: sgf_grammar.Coarse_game_tree) -> None:
+    """Remove the marker :func:`_mend_tokens` put on the variations it made."""
+    key = _CONTINUATION.decode()
+    todo = [tree]
+    while todo:
+        t = todo.pop()
+        for child in t.children:
+            child.sequence[0].pop(key, None)
+        todo.extend(t.children)
+
+
+# --- game information -------------------------------------------------------------------------
+
+
+def _text(values: list[bytes]) -> str:
+    return sgf_grammar.simpletext_value(values[0]).decode("utf-8", "replace").strip()
+
+
+_SINGLE_VALUED = ("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "PL", "CA", "FF")
+_GAME_INFO = frozenset(("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "FF", "CA"))
+_INFO_KEYS = ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "AP", "TM", "OT")
+_SIZE_RE = re.compile(r"^\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
+# Fox/SGFC:2.0 scaled komi; quarter values are zi (see rules.md 2.3).
+_FOX_ZI_HINTS = {350: 7.0}
+
+
+def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
+    root = tree.sequence[0]
+    game = GameRecord(index, 19, 19, tree)
+    found = game.findings
+    for ident in _SINGLE_VALUED:
+        values = root.get(ident)
+        if values and len(values) > 1 and ident != "AP":
+            shown = ", ".join(v.decode("utf-8", "replace") for v in values)
+            found.append(Finding(
+                F.SGF_REPEATED_PROPERTY,
+                f"{ident} appears {len(values)} times ({shown}); the first is used"))
+    ap = [v.decode("utf-8", "replace") for v in root.get("AP", [])]
+    if len(ap) > 1:
+        found.append(Finding(F.SGF_REPEATED_PROPERTY,
+                             f"AP appears {len(ap)} times ({', '.join(ap)}); all are kept"))
+
+    gm = root.get("GM")
+    if gm and _text(gm) not in ("1", ""):
+        found.append(Finding(F.SGF_NOT_GO, f"GM[{_text(gm)}] is not Go (GM[1]); game skipped"))
+        game.playable = False
+
+    size = root.get("SZ")
+    if size:
+        raw = _text(size)
+        m = _SIZE_RE.match(raw)
+        w = h = None
+        if m:
+            w = int(m.group(1))
+            h = int(m.group(2)) if m.group(2) is not None else w
+        if w is None or h is None or not (1 <= w <= 52 and 1 <= h <= 52):
+            found.append(Finding(F.SGF_BAD_SIZE,
+                                 f"SZ[{raw}] is not a board size from 1 to 52; 19x19 assumed"))
+        else:
+            game.width, game.height = w, h
+
+    # Game information, from the root or (Fox, hand-made files) the nodes before the first move.
+    info_nodes = [root]
+    for node in tree.sequence[1:3]:
+        if "B" in node or "W" in node:
+            break
+        info_nodes.append(node)
+
+    def prop(ident: str) -> list[bytes] | None:
+        for node in info_nodes:
+            if ident in node:
+                return node[ident]
+        return None
+
+    for key in _INFO_KEYS:
+        values = prop(key)
+        if values:
+            game.info[key] = ", ".join(
+                sgf_grammar.simpletext_value(v).decode("utf-8", "replace").strip()
+                for v in (values if key == "AP" else values[:1])
+            )
+    ru = prop("RU")
+    if ru is not None:
+        game.rules_raw = _text(ru)
+    re_ = prop("RE")
+    if re_ is not None:
+        game.result_raw = _text(re_)
+    _read_komi(game, prop("KM"), ap)
+    _read_handicap(game, prop("HA"), tree)
+    ko = prop("KO")
+    if ko and _text(ko):
+        value = _text(ko)
+        try:
+            komi = float(value)
+        except ValueError:
+            found.append(Finding(F.SGF_KO_PROPERTY,
+                                 f"KO[{value}] in the game information holds text; ignored"))
+        else:
+            if game.komi is None:
+                game.komi, game.komi_raw = komi, value
+                found.append(Finding(F.SGF_KO_PROPERTY,
+                                     f"KO[{value}] -> komi {komi:g}: a number in KO is a "
+                                     "misplaced komi (Sina style), not the KO move property"))
+    for i, node in enumerate(info_nodes[1:], start=2):
+        misplaced = sorted(k for k in node if k in _GAME_INFO)
+        if misplaced:
+            found.append(Finding(F.SGF_BAD_VALUE,
+                                 f"game information {', '.join(misplaced)} in node {i}, not in "
+                                 "the root; read anyway"))
+    return game
+
+
+def _read_komi(game: GameRecord, values: list[bytes] | None, ap: list[str]) -> None:
+    if values is None:
+        return
+    raw = _text(values)
+    game.komi_raw = raw
+    try:
+        komi = float(raw.replace(",", "."))
+    except ValueError:
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
+        return
+    if komi != komi or abs(komi) == float("inf"):
+        game.findings.append(Finding(F.SGF_BAD_KOMI, f"KM[{raw}] is not a number"))
+        return
+    fox = any(a.lower().startswith(("foxwq", "sgfc:2.0")) for a in ap)
+    rules = (game.rules_raw or "").lower()
+    value = komi
+    why = ""
+    if abs(komi) >= 50 and float(komi).is_integer() and int(komi) % 25 == 0:
+        # Fox writes komi x100; a quarter value is in zi (Chinese counting) and is doubled.
+        scaled = komi / 100
+        if abs(komi) in _FOX_ZI_HINTS and "chinese" in rules:
+            value = _FOX_ZI_HINTS[int(abs(komi))] * (1 if komi > 0 else -1)
+        elif (scaled * 4) % 2 == 1:
+            value = scaled * 2
+        else:
+            value = scaled
+        why = ("Fox writes komi x100" if fox else
+               "no plausible komi is that large; read as Fox-style komi x100")
+        if value != scaled:
+            why += f"; {scaled:g} is in zi (Chinese counting units), = {value:g} points"
+    elif (komi * 4) % 2 == 1:
+        value = komi * 2
+        why = "a quarter-point komi is in zi (Chinese counting units, GoGoD/Fox style)"
+    if why:
+        game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {value:g}: {why}",
+                                     extra={"raw": raw, "value": value}))
+    elif raw != f"{komi:g}":
+        game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {komi:g}",
+                                     extra={"raw": raw, "value": komi}))
+    game.komi = value
+
+
+def _read_handicap(game: GameRecord, values: list[bytes] | None,
+                   tree: sgf_grammar.Coarse_game_tree) -> None:
+    """Handicap = black setup stones before the first move (root, or Fox's second node)."""
+    found = game.findings
+    seq = list(tree.sequence[:3])
+    setup_black = 0
+    setup_white = 0
+    late = False
+    for i, node in enumerate(seq):
+        if "B" in node or "W" in node:
+            break
+        if i > 0 and "AB" in node:
+            late = True
+        setup_black += sum(_count_points(v) for v in node.get("AB", []))
+        setup_white += sum(_count_points(v) for v in node.get("AW", []))
+    ha: int | None = None
+    if values is not None:
+        raw = _text(values)
+        game.handicap_raw = raw
+        try:
+            ha = int(float(raw)) if raw else 0
+        except ValueError:
+            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is not a number; ignored"))
+    stones = setup_black if setup_white == 0 and setup_black >= 2 else 0
+    if late and stones:
+        found.append(Finding(F.SGF_HANDICAP_LATE,
+                             f"the {stones} handicap stones are set up in the second node, "
+                             "not the root"))
+    if ha is not None and ha >= 2 and stones != ha:
+        if stones == 0 and setup_black == 0:
+            first = _first_moves(tree, ha)
+            if first == "B" * ha:
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] with no setup stones: the first {ha} moves are "
+                                     "Black's and are read as free handicap placement",
+                                     severity=F.Severity.INFO))
+                stones = ha
+            elif first[:1] == "W" and standard_handicap(ha, game.width, game.height):
+                game.assumed_handicap = standard_handicap(ha, game.width, game.height)
+                stones = ha
+                names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] but no handicap stones are placed and White moves "
+                                     f"first; the {ha} stones were assumed on the standard points "
+                                     f"{names}"))
+            else:
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] but no handicap stones are placed; the game is "
+                                     "replayed as it stands (no handicap stones)"))
+        else:
+            found.append(Finding(F.SGF_HANDICAP,
+                                 f"HA[{ha}] but {setup_black} black setup stones; "
+                                 f"{stones} handicap stones assumed"))
+    elif ha == 1:
+        found.append(Finding(F.SGF_HANDICAP, "HA[1] means no handicap stones (Black simply "
+                                             "moves first); handicap 0 assumed",
+                             severity=F.Severity.INFO))
+    game.handicap = stones
+
+
+def standard_handicap(n: int, width: int, height: int) -> list[Point]:
+    """Fixed handicap placement (Japanese order) on boards from 7x7 up, or [] if none."""
+    if not (2 <= n <= 9) or min(width, height) < 7:
+        return []
+    edge = 3 if min(width, height) >= 13 else 2
+    left, right, top, bottom = edge, width - 1 - edge, edge, height - 1 - edge
+    mid_x, mid_y = width // 2, height // 2
+    has_centre = width % 2 == 1 and height % 2 == 1
+    corners = [(right, top), (left, bottom), (right, bottom), (left, top)]
+    sides = [(left, mid_y), (right, mid_y), (mid_x, top), (mid_x, bottom)]
+    if n <= 4:
+        return corners[:n]
+    if not has_centre:
+        return []
+    if n == 5:
+        return corners + [(mid_x, mid_y)]
+    if n == 6:
+        return corners + sides[:2]
+    if n == 7:
+        return corners + sides[:2] + [(mid_x, mid_y)]
+    if n == 8:
+        return corners + sides
+    return corners + sides + [(mid_x, mid_y)]
+
+
+def _count_points(value: bytes) -> int:
+    if b":" in value:
+        points, _ = expand_point_list([value], 52, 52)
+        return len(points)
+    return 1
+
+
+def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:
+    colours = []
+    for node in sgf_grammar.main_sequence_iter(tree):
+        if "B" in node:
+            colours.append("B")
+        elif "W" in node:
+            colours.append("W")
+        if len(colours) >= n:
+            break
+    return "".join(colours)
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+_PASS_VALUES = (b"", b"tt")
+
+
+def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> Line:
+    width, height = game.width, game.height
+    tt_is_pass = width <= 19 and height <= 19
+    events: list[Move | Setup] = []
+    if game.assumed_handicap:
+        events.append(Setup(0, list(game.assumed_handicap), [], [], None))
+    found: list[Finding] = []
+    move_no = 0
+    coord = SGF_COORD
+    for index, node in enumerate(nodes):
+        if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
+            black, bad_b = expand_point_list(node.get("AB", []), width, height)
+            white, bad_w = expand_point_list(node.get("AW", []), width, height)
+            empty, bad_e = expand_point_list(node.get("AE", []), width, height)
+            for bad in bad_b + bad_w + bad_e:
+                found.append(Finding(F.SGF_BAD_POINT,
+                                     f"setup point [{bad}] in node {index} is not on the "
+                                     f"{width}x{height} board; ignored",
+                                     move=move_no or None))
+            player = None
+            if "PL" in node:
+                pl = _text(node["PL"]).upper()
+                player = {"B": BLACK, "W": WHITE, "1": BLACK, "2": WHITE}.get(pl[:1])
+                if player is None:
+                    found.append(Finding(F.SGF_BAD_PLAYER,
+                                         f"PL[{pl}] is neither B nor W; ignored",
+                                         move=move_no or None))
+                elif move_no:
+                    found.append(Finding(F.SGF_BAD_PLAYER,
+                                         f"PL[{pl}] after move {move_no}: the player to move is "
+                                         "set in the middle of the game", move=move_no))
+            if move_no and (black or white or empty):
+                found.append(Finding(F.SGF_SETUP_MIDGAME,
+                                     f"setup (AB/AW/AE) in node {index}, after move {move_no}; "
+                                     "the position is changed as written and the repetition "
+                                     "history starts again", move=move_no))
+            events.append(Setup(index, black, white, empty, player))
+        has_b = "B" in node
+        has_w = "W" in node
+        if not (has_b or has_w):
+            continue
+        if has_b and has_w:
+            found.append(Finding(F.SGF_TWO_MOVES_IN_NODE,
+                                 f"node {index} holds both B and W; both are played, B first",
+                                 move=move_no + 1))
+        forced = "KO" in node and not _text(node["KO"])
+        for ident, colour in (("B", BLACK), ("W", WHITE)):
+            values = node.get(ident)
+            if values is None:
+                continue
+            move_no += 1
+            value = values[0]
+            if len(values) > 1:
+                found.append(Finding(F.SGF_REPEATED_PROPERTY,
+                                     f"{ident} has {len(values)} values in node {index}; the "
+                                     "first is played", move=move_no))
+            point: Point | None
+            if len(value) == 2 and value != b"tt":
+                col = coord.get(value[0])
+                row = coord.get(value[1])
+                if col is None or row is None:
+                    point = None
+                    found.append(_bad_move(ident, value, move_no))
+                else:
+                    point = (col, row)
+            elif value in _PASS_VALUES:
+                point = None
+                if value == b"tt" and not tt_is_pass:
+                    point = (19, 19)
+            elif not value.strip():
+                point = None
+                found.append(Finding(F.SGF_PASS_SPELLING,
+                                     f"{ident}[{value.decode('utf-8', 'replace')}] (blanks) read "
+                                     "as a pass", move=move_no, colour=ident))
+            else:
+                point = None
+                found.append(_bad_move(ident, value, move_no))
+            events.append(Move(colour, point, index, forced))
+    return Line(events, found, nodes[-1] if nodes else {}, variation)
+
+
+def _bad_move(ident: str, value: bytes, move_no: int) -> Finding:
+    shown = value.decode("utf-8", "replace")[:20]
+    return Finding(F.SGF_BAD_POINT,
+                   f"{ident}[{shown}] is not a point; the move is read as a pass",
+                   move=move_no, colour=ident)

@@ -1,0 +1,124 @@
+"""The recorded result (RE) in every spelling seen in real files, parsed.
+
+Kinds: ``score``, ``resign``, ``time``, ``forfeit``, ``draw``, ``void``, ``unknown``.
+Margins are in points. A margin with a quarter fraction (Fox ``W+2.25``, Chinese ``2又3/4子``) is
+in zi (Chinese counting units, half the board) and is doubled, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Result:
+    raw: str | None
+    winner: str | None
+    """``B``, ``W`` or None (draw, void, unknown)."""
+    margin: float | None
+    kind: str
+    note: str = ""
+    parsed: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "raw": self.raw,
+            "winner": self.winner,
+            "margin": self.margin,
+            "kind": self.kind,
+            "note": self.note or None,
+        }
+
+
+_WORDS = {
+    "r": "resign", "res": "resign", "resign": "resign", "resignation": "resign",
+    "t": "time", "time": "time", "timeout": "time",
+    "f": "forfeit", "forfeit": "forfeit", "forf": "forfeit",
+}
+_SCORE_RE = re.compile(r"^([BW])(?:\+|\s)\s*([0-9]+(?:\.[0-9]*)?)\s*(?:pts?|points?|目)?$", re.I)
+_WIN_RE = re.compile(r"^([BW])\s*\+\s*(.*)$", re.I)
+_COLOUR_WORDS = {"black": "B", "white": "W", "b": "B", "w": "W"}
+
+
+def _margin(text: str) -> tuple[float, str]:
+    value = float(text)
+    if (value * 4) % 2 == 1:  # x.25 or x.75: zi
+        return value * 2, f"margin {text} read as zi (Chinese counting): {value * 2:g} points"
+    return value, ""
+
+
+def _chinese(raw: str) -> Result | None:
+    winner = "B" if raw.startswith("黑") else "W" if raw.startswith("白") else None
+    if winner is None:
+        return None
+    if "中盘" in raw or "中押" in raw:
+        return Result(raw, winner, None, "resign")
+    if "超时" in raw or "时间" in raw:
+        return Result(raw, winner, None, "time")
+    m = re.search(r"([0-9]+)又([0-9])/([0-9])子", raw)
+    if m:
+        zi = int(m.group(1)) + int(m.group(2)) / int(m.group(3))
+        return Result(raw, winner, zi * 2, "score", f"{zi:g} zi = {zi * 2:g} points")
+    m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*子", raw)
+    if m:
+        zi = float(m.group(1))
+        return Result(raw, winner, zi * 2, "score", f"{zi:g} zi = {zi * 2:g} points")
+    m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*目?", raw)
+    if m:
+        return Result(raw, winner, float(m.group(1)), "score")
+    if "胜" in raw:
+        return Result(raw, winner, None, "unknown", "winner without margin or reason")
+    return None
+
+
+def parse_result(raw: str | None) -> Result:
+    """Parse an RE value. Never raises: an unreadable value gives ``parsed=False``."""
+    if raw is None:
+        return Result(None, None, None, "unknown", "no RE property")
+    text = raw.strip()
+    low = text.lower()
+    if text == "":
+        return Result(raw, None, None, "unknown", "empty RE")
+    if low in ("0", "draw", "jigo", "d", "d+j", "=", "0.0", "tie") or low.startswith("draw"):
+        return Result(raw, None, 0.0, "draw")
+    if low in ("void", "v", "no result", "noresult", "suspended", "n/r"):
+        return Result(raw, None, None, "void")
+    if low in ("?", "unknown", "ongoing"):
+        return Result(raw, None, None, "unknown", "result unknown")
+    m = _SCORE_RE.match(text)
+    if m:
+        winner = m.group(1).upper()
+        margin, note = _margin(m.group(2))
+        if margin == 0:
+            return Result(raw, None, 0.0, "draw", f"{raw} is a zero margin: a draw")
+        return Result(raw, winner, margin, "score", note)
+    m = _WIN_RE.match(text)
+    if m:
+        winner = m.group(1).upper()
+        rest = m.group(2).strip().lower()
+        if rest in _WORDS:
+            return Result(raw, winner, None, _WORDS[rest])
+        if rest == "":
+            return Result(raw, winner, None, "unknown", "winner without margin or reason")
+        if rest in ("j", "jigo"):
+            return Result(raw, None, 0.0, "draw")
+        return Result(raw, winner, None, "unknown", f"unknown reason {m.group(2)!r}")
+    if low in _COLOUR_WORDS:
+        return Result(raw, _COLOUR_WORDS[low], None, "unknown", "winner without margin or reason")
+    m = re.match(r"^(black|white)\s+(?:wins|won)\b(.*)$", low)
+    if m:
+        winner = _COLOUR_WORDS[m.group(1)]
+        num = re.search(r"([0-9]+(?:\.[0-9]+)?)", m.group(2))
+        if num:
+            margin, note = _margin(num.group(1))
+            return Result(raw, winner, margin, "score", note)
+        if "resign" in m.group(2):
+            return Result(raw, winner, None, "resign")
+        return Result(raw, winner, None, "unknown", "winner without margin or reason")
+    chinese = _chinese(text)
+    if chinese is not None:
+        return chinese
+    return Result(raw, None, None, "unknown", f"RE[{raw}] is not a result sgfcheck can read",
+                  parsed=False)

@@ -1,0 +1,363 @@
+"""Rulesets: every rule parameter explicit, named presets, and RU values from real files.
+
+As in KataGo's rules record, a named ruleset is nothing but preset values of :class:`Ruleset`;
+the rest of sgfcheck asks for a parameter (``ruleset.ko``), never "is this Japanese?".
+Facts and sources: ``shared/docs/rules.md`` sections 1, 2 and 7.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, replace
+from enum import Enum
+from typing import Any
+
+
+class KoRule(str, Enum):
+    SIMPLE = "simple"
+    """Only the immediate recapture of a single stone is forbidden."""
+    POSITIONAL = "positional"
+    """PSK: no board play may recreate an earlier whole-board position."""
+    SITUATIONAL = "situational"
+    """SSK: no board play may recreate an earlier position with the same player to move
+    (positions reached by passes count, as in KataGo and New Zealand rules)."""
+    NATURAL_SITUATIONAL = "natural-situational"
+    """NSSK: no board play may recreate a position the same player created by a board play."""
+
+
+class SuicideRule(str, Enum):
+    FORBIDDEN = "forbidden"
+    MULTI_STONE = "multi-stone"
+    """Suicide of two or more stones is legal; single-stone suicide is not."""
+    ALLOWED = "allowed"
+
+
+class Scoring(str, Enum):
+    AREA = "area"
+    TERRITORY = "territory"
+    STONE = "stone"
+
+
+class Tax(str, Enum):
+    NONE = "none"
+    """Eyes of groups in seki count for their owner."""
+    SEKI = "seki"
+    """Empty points surrounded by groups in seki are nobody's (Japanese 1989 Art. 8)."""
+    ALL = "all"
+    """As SEKI, and every living group pays two points (stone scoring)."""
+
+
+class HandicapBonus(str, Enum):
+    """Points White receives under area counting for N handicap stones."""
+
+    ZERO = "0"
+    N = "N"
+    N_MINUS_ONE = "N-1"
+
+    def points(self, stones: int) -> int:
+        if stones < 2:
+            return 0
+        if self is HandicapBonus.N:
+            return stones
+        if self is HandicapBonus.N_MINUS_ONE:
+            return stones - 1
+        return 0
+
+
+class LongCycle(str, Enum):
+    """What a repeating cycle (triple ko, eternal life) means under simple-ko rules."""
+
+    NO_RESULT = "no-result"
+    DRAW = "draw"
+    VOID = "void"
+    FORBIDDEN = "forbidden"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every parameter that changes legality or the count."""
+
+    name: str
+    ko: KoRule
+    suicide: SuicideRule
+    scoring: Scoring
+    komi: float
+    handicap_bonus: HandicapBonus
+    pass_stones: bool
+    white_passes_last: bool
+    tax: Tax
+    first_pass_bonus: float = 0.0
+    """Points for the first player to pass (KataGo's button)."""
+    white_first_pass_bonus: float = 0.0
+    """Points for White only if White passed first (WMSG 2008)."""
+    black_wins_ties: bool = False
+    long_cycle: LongCycle = LongCycle.FORBIDDEN
+    play_may_resume: bool = True
+    """Whether play may go on after two consecutive passes (disputes, confirmation)."""
+    source: str = ""
+
+    @property
+    def seki_territory(self) -> bool:
+        """Whether empty points inside seki count for the surrounding colour."""
+        return self.tax is Tax.NONE
+
+    @property
+    def group_tax(self) -> bool:
+        return self.tax is Tax.ALL
+
+    def parameters(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("source")
+        for key, value in out.items():
+            if isinstance(value, Enum):
+                out[key] = value.value
+        return out
+
+    def to_string(self) -> str:
+        """Canonical one-line form; :func:`parse_rules_string` reads it back."""
+        p = self.parameters()
+        name = p.pop("name")
+        return name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in p.items())
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+TROMP_TAYLOR = Ruleset(
+    "tromp-taylor", KoRule.POSITIONAL, SuicideRule.ALLOWED, Scoring.AREA, 7.5,
+    HandicapBonus.ZERO, False, False, Tax.NONE, play_may_resume=False,
+    source="Tromp-Taylor rules (tromp.github.io/go.html): PSK, suicide allowed, area counting of "
+    "everything on the board; komi not fixed by the rules, 7.5 as in KataGo.",
+)
+CHINESE = Ruleset(
+    "chinese", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
+    HandicapBonus.N, False, False, Tax.NONE, long_cycle=LongCycle.VOID,
+    source="Chinese rules 2002 as practised (KataGo `chinese`): simple ko with long cycles voided "
+    "by the referee (Art. 20), suicide forbidden, area counting, komi 7.5 (3.75 zi), White +N "
+    "for N handicap stones.",
+)
+JAPANESE = Ruleset(
+    "japanese", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.TERRITORY, 6.5,
+    HandicapBonus.ZERO, False, False, Tax.SEKI, long_cycle=LongCycle.NO_RESULT,
+    source="Japanese rules 1989: simple ko (Art. 6), long cycle = no result (Art. 12), suicide "
+    "forbidden (Art. 4), territory + prisoners, no territory in seki (Art. 8), komi 6.5.",
+)
+KOREAN = Ruleset(
+    "korean", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.TERRITORY, 6.5,
+    HandicapBonus.ZERO, False, False, Tax.SEKI, long_cycle=LongCycle.DRAW,
+    source="Korean (KBA 2016): as Japanese, but a repetition ends the game as a draw.",
+)
+AGA = Ruleset(
+    "aga", KoRule.SITUATIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
+    HandicapBonus.N_MINUS_ONE, True, True, Tax.NONE,
+    source="AGA concise rules (1991, current summary): SSK, self-capture illegal, area counting "
+    "or territory with pass stones (equal by design), White passes last, komi 7.5 (0.5 in "
+    "handicap games), White +N-1 under area counting.",
+)
+BGA = Ruleset(
+    "bga", KoRule.NATURAL_SITUATIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
+    HandicapBonus.N_MINUS_ONE, True, True, Tax.NONE,
+    source="BGA rules (britgo.org interpretation of AGA Rule 6): NSSK, otherwise as AGA.",
+)
+ING = Ruleset(
+    "ing", KoRule.POSITIONAL, SuicideRule.MULTI_STONE, Scoring.AREA, 8.0,
+    HandicapBonus.ZERO, False, False, Tax.NONE, black_wins_ties=True,
+    source="Ing SST laws 1991 / GOE 1996: multi-stone suicide legal, single-stone not; area "
+    "(fill-in) counting; komi 8 with Black winning ties; no handicap compensation in the "
+    "official texts. Ing's fighting/disturbing ko rule is approximated by PSK, as KataGo does.",
+)
+NEW_ZEALAND = Ruleset(
+    "new-zealand", KoRule.SITUATIONAL, SuicideRule.ALLOWED, Scoring.AREA, 7.0,
+    HandicapBonus.ZERO, False, False, Tax.NONE,
+    source="New Zealand rules: SSK counting positions after passes, suicide allowed, area "
+    "counting, integer komi 7 (jigo possible), no handicap compensation.",
+)
+WMSG = Ruleset(
+    "wmsg", KoRule.POSITIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 6.5,
+    HandicapBonus.ZERO, False, False, Tax.NONE, white_first_pass_bonus=1.0,
+    source="World Mind Sports Games 2008 (IGF): PSK, suicide forbidden, area counting, komi 6.5 "
+    "plus 1 point to White if White passed first. Handicap not covered (even games): 0 assumed.",
+)
+STONE_SCORING = Ruleset(
+    "stone-scoring", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.STONE, 7.5,
+    HandicapBonus.ZERO, False, False, Tax.ALL, long_cycle=LongCycle.NO_RESULT,
+    play_may_resume=False,
+    source="Ancient stone scoring (KataGo `stone-scoring`): only stones on the board count, so "
+    "every living group pays 2 points for its eyes; simple ko; komi 7.5.",
+)
+
+PRESETS: dict[str, Ruleset] = {
+    r.name: r
+    for r in (
+        TROMP_TAYLOR, CHINESE, JAPANESE, KOREAN, AGA, BGA, ING, NEW_ZEALAND, WMSG, STONE_SCORING
+    )
+}
+
+# RU spellings (normalised: lower case, letters and digits only) -> preset.
+_ALIASES = {
+    "japanese": "japanese", "jp": "japanese", "japaneserules": "japanese", "japan": "japanese",
+    "nihonkiin": "japanese",
+    "korean": "korean", "ko": "korean", "kr": "korean", "korea": "korean",
+    "chinese": "chinese", "cn": "chinese", "zh": "chinese", "china": "chinese",
+    "chinesepairgo": "chinese", "chinesekgs": "chinese", "chineseogs": "chinese",
+    "aga": "aga", "us": "aga", "american": "aga",
+    "bga": "bga", "british": "bga",
+    "nz": "new-zealand", "newzealand": "new-zealand",
+    "goe": "ing", "ing": "ing", "inggoe": "ing", "ingsst": "ing", "sst": "ing",
+    "tromptaylor": "tromp-taylor", "tt": "tromp-taylor",
+    "wmsg": "wmsg", "igf": "wmsg", "wmsg2008": "wmsg",
+    "stonescoring": "stone-scoring", "ancientarea": "stone-scoring", "stone": "stone-scoring",
+    "oldchinese": "stone-scoring", "ancientchinese": "stone-scoring",
+}
+_CLOSEST = {"chinesekgs": "KGS/OGS play Chinese with a superko rule"}
+
+
+@dataclass(frozen=True)
+class RulesChoice:
+    """A ruleset and where it came from, for the report."""
+
+    ruleset: Ruleset
+    source: str
+    """``--rules``, ``RU``, ``default`` ..."""
+    detail: str
+
+
+def normalise_name(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def preset(name: str) -> Ruleset:
+    """A preset by name or alias. Raises KeyError."""
+    key = normalise_name(name)
+    if key in _ALIASES:
+        return PRESETS[_ALIASES[key]]
+    raise KeyError(name)
+
+
+_KATAGO_RE = re.compile(
+    r"^ko(SIMPLE|POSITIONAL|SITUATIONAL|SPIGHT)score(AREA|TERRITORY)(?:tax(NONE|SEKI|ALL))?"
+    r"(?:sui([01]))?(?:button([01]))?(?:whb(0|N|N-1))?(?:fpok([01]))?(?:komi(-?[0-9.]+))?$"
+)
+_KATAGO_KO = {
+    "SIMPLE": KoRule.SIMPLE, "SPIGHT": KoRule.SIMPLE,
+    "POSITIONAL": KoRule.POSITIONAL, "SITUATIONAL": KoRule.SITUATIONAL,
+}
+
+
+def _from_katago(
+    ko: str, score: str, tax: str | None, sui: bool, button: bool, whb: str, komi: float | None
+) -> Ruleset:
+    scoring = Scoring.TERRITORY if score == "TERRITORY" else Scoring.AREA
+    tax_rule = Tax(tax.lower()) if tax else (Tax.SEKI if scoring is Scoring.TERRITORY else Tax.NONE)
+    if komi is None:
+        komi = 6.5 if scoring is Scoring.TERRITORY else (7.0 if button else 7.5)
+    ko_rule = _KATAGO_KO[ko]
+    return Ruleset(
+        "katago",
+        ko_rule,
+        SuicideRule.MULTI_STONE if sui else SuicideRule.FORBIDDEN,
+        scoring,
+        komi,
+        HandicapBonus(whb),
+        False,
+        False,
+        tax_rule,
+        first_pass_bonus=0.5 if button else 0.0,
+        long_cycle=LongCycle.NO_RESULT if ko_rule is KoRule.SIMPLE else LongCycle.FORBIDDEN,
+        source="KataGo rule string",
+    )
+
+
+def parse_katago(text: str) -> Ruleset | None:
+    """KataGo's legacy string (``koPOSITIONALscoreAREAtaxNONEsui1``) or JSON form."""
+    text = text.strip()
+    m = _KATAGO_RE.match(text)
+    if m:
+        ko, score, tax, sui, button, whb, _fpok, komi = m.groups()
+        return _from_katago(
+            ko, score, tax, sui == "1", button == "1", whb or "0",
+            float(komi) if komi else None,
+        )
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(obj, dict):
+            return None
+        try:
+            komi = obj.get("komi")
+            return _from_katago(
+                str(obj.get("ko", "POSITIONAL")).upper(),
+                str(obj.get("scoring", obj.get("score", "AREA"))).upper(),
+                str(obj["tax"]).upper() if "tax" in obj else None,
+                bool(obj.get("suicide", True)),
+                bool(obj.get("hasButton", False)),
+                str(obj.get("whiteHandicapBonus", "0")),
+                float(komi) if komi is not None else None,
+            )
+        except (KeyError, ValueError, TypeError):
+            return None
+    return None
+
+
+def rules_from_ru(raw: str) -> tuple[Ruleset | None, str]:
+    """Map an RU value to a ruleset. Returns (ruleset or None, how it was read)."""
+    key = normalise_name(raw)
+    if key in _ALIASES:
+        name = _ALIASES[key]
+        note = _CLOSEST.get(key, "")
+        return PRESETS[name], f"RU[{raw}] -> {name}" + (f" ({note})" if note else "")
+    katago = parse_katago(raw)
+    if katago is not None:
+        return katago, f"RU[{raw}] -> KataGo rules {katago.to_string()}"
+    return None, f"RU[{raw}] is not a known ruleset"
+
+
+_PARAM_TYPES: dict[str, Any] = {
+    "ko": KoRule, "suicide": SuicideRule, "scoring": Scoring, "komi": float,
+    "handicap_bonus": HandicapBonus, "pass_stones": bool, "white_passes_last": bool, "tax": Tax,
+    "first_pass_bonus": float, "white_first_pass_bonus": float, "black_wins_ties": bool,
+    "long_cycle": LongCycle, "play_may_resume": bool,
+}
+
+
+def parse_rules_string(text: str) -> Ruleset:
+    """Read a preset name, a KataGo string, or :meth:`Ruleset.to_string` output.
+
+    ``japanese:komi=0.5`` starts from a preset and overrides parameters. Raises ValueError.
+    """
+    text = text.strip()
+    katago = parse_katago(text)
+    if katago is not None:
+        return katago
+    name, _, params = text.partition(":")
+    try:
+        base = preset(name)
+    except KeyError:
+        raise ValueError(
+            f"unknown ruleset {name!r}; known: {', '.join(PRESETS)}"
+        ) from None
+    changes: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, _, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if key not in _PARAM_TYPES:
+            raise ValueError(f"unknown rule parameter {key!r}")
+        kind = _PARAM_TYPES[key]
+        value = value.strip()
+        if kind is bool:
+            if value.lower() not in ("yes", "no", "true", "false", "1", "0"):
+                raise ValueError(f"{key} takes yes or no, not {value!r}")
+            changes[key] = value.lower() in ("yes", "true", "1")
+        elif kind is float:
+            changes[key] = float(value)
+        else:
+            changes[key] = kind(value)
+    return replace(base, **changes) if changes else base
