@@ -1,0 +1,100 @@
+"""The command line: output, JSON schema, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES
+from typer.testing import CliRunner
+
+from sgfcheck.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+def test_check_text_output_and_exit_code() -> None:
+    result = run("check", str(FIXTURES / "ko.sgf"))
+    assert result.exit_code == 1
+    assert "ILLEGAL MOVES (1 simple ko)" in result.output
+    assert "RUL004" in result.output and "C4" in result.output
+
+
+def test_clean_file_exits_zero() -> None:
+    result = run("check", str(FIXTURES / "capture.sgf"))
+    assert result.exit_code == 0
+    assert "CLEAN" in result.output
+
+
+def test_json_schema() -> None:
+    result = run("check", "--format", "json", str(FIXTURES / "ko.sgf"))
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["file"].endswith("ko.sgf") and doc["readable"] is True
+    (g,) = doc["games"]
+    assert g["index"] == 1 and g["size"] == [5, 5] and g["komi"] == 6.5 and g["handicap"] == 0
+    assert g["rules"]["name"] == "japanese" and g["rules"]["source"] == "RU"
+    assert g["rules"]["ko"] == "simple" and g["rules"]["suicide"] == "forbidden"
+    assert g["result"] == {"raw": None, "winner": None, "margin": None, "kind": "unknown",
+                           "note": "no RE property"}
+    assert g["moves"] == 2 and g["encoding"] == "ascii"
+    (f,) = [f for f in g["findings"] if f["severity"] == "error"]
+    assert {k: f[k] for k in ("code", "move", "colour", "point", "rule", "repeats_move")} == {
+        "code": "RUL004", "move": 2, "colour": "B", "point": "C4", "rule": "simple ko",
+        "repeats_move": 0}
+
+
+def test_json_one_object_per_file_per_line() -> None:
+    result = run("check", "--format", "json", str(FIXTURES / "ko.sgf"),
+                 str(FIXTURES / "capture.sgf"))
+    lines = result.output.strip().splitlines()
+    assert [json.loads(line)["file"].split("/")[-1] for line in lines] == ["ko.sgf", "capture.sgf"]
+
+
+def test_all_rules_table() -> None:
+    result = run("check", "--all-rules", str(FIXTURES / "psk-not-ssk.sgf"))
+    assert result.exit_code == 0  # legal under its own (default) rules
+    row = [line for line in result.output.splitlines() if line.strip().startswith("10")][0]
+    assert row.count("positional superko") == 3  # tromp-taylor, ing, wmsg
+
+
+def test_rules_override_and_result_parsed() -> None:
+    result = run("check", "--rules", "tromp-taylor", "--format", "json",
+                 str(FIXTURES / "psk-not-ssk.sgf"))
+    assert result.exit_code == 1
+    g = json.loads(result.output)["games"][0]
+    assert g["rules"]["source"] == "--rules"
+    assert [f["code"] for f in g["findings"] if f["severity"] == "error"] == ["RUL005"]
+
+
+def test_missing_file_exit_two_and_other_files_still_checked() -> None:
+    result = run("check", "/nonexistent/game.sgf", str(FIXTURES / "ko.sgf"))
+    assert result.exit_code == 2
+    assert "UNREADABLE" in result.output and "SGF001" in result.output
+    assert "ILLEGAL MOVES" in result.output
+
+
+def test_usage_errors_exit_two() -> None:
+    assert run("check", "--rules", "klingon", str(FIXTURES / "ko.sgf")).exit_code == 2
+    assert run("check", "--ko", "sometimes", str(FIXTURES / "ko.sgf")).exit_code == 2
+    assert run("check").exit_code == 2
+
+
+def test_rules_listing() -> None:
+    result = run("rules")
+    assert result.exit_code == 0
+    assert "natural-situational" in result.output and "new-zealand" in result.output
+    doc = json.loads(run("rules", "--format", "json").output)
+    assert doc["aga"]["handicap_bonus"] == "N-1" and doc["ing"]["black_wins_ties"] is True
+
+
+def test_python_dash_m(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "sgfcheck", "check", str(FIXTURES / "ko.sgf")],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "RUL004" in out.stdout

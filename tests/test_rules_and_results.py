@@ -1,0 +1,104 @@
+"""Rulesets, RU spellings, KataGo strings, RE spellings."""
+
+from __future__ import annotations
+
+import pytest
+
+from sgfcheck.results import parse_result
+from sgfcheck.rules import (
+    PRESETS,
+    HandicapBonus,
+    KoRule,
+    Scoring,
+    SuicideRule,
+    Tax,
+    parse_rules_string,
+    rules_from_ru,
+)
+
+
+@pytest.mark.parametrize(
+    ("ru", "name"),
+    [
+        ("Japanese", "japanese"), ("japanese", "japanese"), ("Japanese Rules", "japanese"),
+        ("Chinese", "chinese"), ("Chinese, Pair Go", "chinese"), ("cn", "chinese"),
+        ("AGA", "aga"), ("NZ", "new-zealand"), ("New Zealand", "new-zealand"),
+        ("GOE", "ing"), ("Ing Goe", "ing"), ("Tromp/Taylor", "tromp-taylor"),
+        ("Korean", "korean"), ("BGA", "bga"), ("Old Chinese", "stone-scoring"),
+    ],
+)
+def test_ru_spellings(ru: str, name: str) -> None:
+    ruleset, detail = rules_from_ru(ru)
+    assert ruleset is not None and ruleset.name == name
+    assert detail.startswith(f"RU[{ru}] -> {name}")
+
+
+def test_katago_legacy_string() -> None:
+    ruleset, _ = rules_from_ru("koPOSITIONALscoreAREAtaxNONEsui1")
+    assert ruleset is not None
+    assert (ruleset.ko, ruleset.scoring, ruleset.tax, ruleset.suicide) == (
+        KoRule.POSITIONAL, Scoring.AREA, Tax.NONE, SuicideRule.MULTI_STONE)
+    aga, _ = rules_from_ru("koSITUATIONALscoreAREAtaxNONEsui0whbN-1fpok1")
+    assert aga is not None and aga.handicap_bonus is HandicapBonus.N_MINUS_ONE
+    assert aga.suicide is SuicideRule.FORBIDDEN
+
+
+def test_katago_json() -> None:
+    ruleset, _ = rules_from_ru('{"ko":"SITUATIONAL","scoring":"TERRITORY","suicide":false,'
+                               '"komi":6.5}')
+    assert ruleset is not None
+    assert (ruleset.ko, ruleset.scoring, ruleset.tax, ruleset.komi) == (
+        KoRule.SITUATIONAL, Scoring.TERRITORY, Tax.SEKI, 6.5)
+
+
+def test_unknown_ru() -> None:
+    assert rules_from_ru("Klingon")[0] is None
+
+
+def test_canonical_string_round_trips() -> None:
+    for ruleset in PRESETS.values():
+        assert parse_rules_string(ruleset.to_string()) == ruleset
+
+
+def test_preset_with_overrides() -> None:
+    r = parse_rules_string("japanese:komi=0.5,ko=positional")
+    assert (r.name, r.komi, r.ko) == ("japanese", 0.5, KoRule.POSITIONAL)
+    with pytest.raises(ValueError):
+        parse_rules_string("japanese:colour=blue")
+    with pytest.raises(ValueError):
+        parse_rules_string("martian")
+
+
+def test_preset_values_from_rules_md() -> None:
+    assert PRESETS["aga"].handicap_bonus.points(9) == 8
+    assert PRESETS["chinese"].handicap_bonus.points(9) == 9
+    assert PRESETS["chinese"].handicap_bonus.points(1) == 0
+    assert PRESETS["new-zealand"].komi == 7.0
+    assert PRESETS["ing"].komi == 8.0 and PRESETS["ing"].black_wins_ties
+    assert PRESETS["wmsg"].white_first_pass_bonus == 1.0
+    assert PRESETS["bga"].ko is KoRule.NATURAL_SITUATIONAL
+    assert PRESETS["stone-scoring"].tax is Tax.ALL
+    for ruleset in PRESETS.values():
+        assert ruleset.source
+
+
+@pytest.mark.parametrize(
+    ("raw", "winner", "margin", "kind"),
+    [
+        ("B+3.5", "B", 3.5, "score"), ("W+3.50", "W", 3.5, "score"), ("B+R", "B", None, "resign"),
+        ("B+Resign", "B", None, "resign"), ("W+T", "W", None, "time"),
+        ("W+Time", "W", None, "time"), ("B+F", "B", None, "forfeit"), ("0", None, 0.0, "draw"),
+        ("Draw", None, 0.0, "draw"), ("Jigo", None, 0.0, "draw"), ("Void", None, None, "void"),
+        ("?", None, None, "unknown"), ("W+0.0", None, 0.0, "draw"),
+        ("W+2.25", "W", 4.5, "score"), ("B+", "B", None, "unknown"),
+        ("白胜43.5目", "W", 43.5, "score"), ("黑中盘胜", "B", None, "resign"),
+        ("黑胜2又3/4子", "B", 5.5, "score"),
+    ],
+)
+def test_result_spellings(raw: str, winner: str | None, margin: float | None, kind: str) -> None:
+    r = parse_result(raw)
+    assert (r.winner, r.margin, r.kind) == (winner, margin, kind)
+
+
+def test_unreadable_result() -> None:
+    assert parse_result("has adjourned.").parsed is False
