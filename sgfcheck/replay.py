@@ -45,7 +45,11 @@ class Replay:
     passes: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     plays: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     """Stones played on the board (not setup, not passes)."""
+    setup_stones: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    """Stones added by AB/AW (handicap included)."""
     first_pass: int | None = None
+    last_pass: int | None = None
+    """Colour of the most recent pass."""
     last_mover: int | None = None
     ended_by_passes: int | None = None
     """Move number of the second of two consecutive passes, if the line ends that way."""
@@ -104,6 +108,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             idx = [r * w + c for c, r in ev.black]
             dead = board.set_stones(idx, [r * w + c for c, r in ev.white],
                                     [r * w + c for c, r in ev.empty])
+            out.setup_stones[BLACK] += len(ev.black)
+            out.setup_stones[WHITE] += len(ev.white)
             for chain in dead:
                 pts = sorted(point_name(board.point(s), h) for s in chain.stones)
                 found.append(Finding(
@@ -150,6 +156,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             out.passes[c] += 1
             if out.first_pass is None:
                 out.first_pass = c
+            out.last_pass = c
             consecutive_passes += 1
             if consecutive_passes >= 2 and out.ended_by_passes is None:
                 out.ended_by_passes = move_no

@@ -1,0 +1,145 @@
+"""Adjudication: a game's final position counted under several rulesets, why the counts differ,
+and whether the recorded result is right (the library behind ``sgfcheck score``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from sgfcheck.check import CheckOptions, GameReport, check_loaded, choose_rules
+from sgfcheck.life import (
+    DeadStones,
+    DeadStoneSource,
+    all_alive,
+    find_dead_stones,
+    markup_dead_stones,
+    user_dead_stones,
+)
+from sgfcheck.records import load_file
+from sgfcheck.replay import replay
+from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
+from sgfcheck.scoring import Position, ResultCheck, Score, analyse, check_result, count, explain
+
+DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    rules: tuple[str, ...] = ()
+    """Rows besides the game's own ruleset; empty means :data:`DEFAULT_ROWS`."""
+    all_rules: bool = False
+    dead: tuple[str, ...] = ()
+    alive: bool = False
+    move: int | None = None
+    komi: float | None = None
+    game_rules: str = "auto"
+    encoding: str | None = None
+
+
+@dataclass
+class GameScore:
+    check: GameReport
+    dead: DeadStones | None = None
+    position: Position | None = None
+    scores: list[Score] = field(default_factory=list)
+    explanations: list[str] = field(default_factory=list)
+    result_check: ResultCheck | None = None
+    scored_move: int = 0
+    error: str | None = None
+
+    def to_dict(self, encoding: str | None, guessed: bool) -> dict[str, Any]:
+        out = self.check.to_dict(encoding, guessed)
+        board = self.position.board if self.position else None
+        out["scored_move"] = self.scored_move
+        out["dead_stones"] = None if self.dead is None or board is None else {
+            "points": self.dead.names(board), "source": self.dead.source,
+            "notes": self.dead.notes}
+        out["seki"] = None if self.position is None else {
+            colour: [_name(self.position, p) for p in pts]
+            for colour, pts in (("black", self.position.seki_empty[1]),
+                                ("white", self.position.seki_empty[2]))}
+        out["scores"] = [s.to_dict() for s in self.scores]
+        out["explanations"] = self.explanations
+        out["result_check"] = self.result_check.to_dict() if self.result_check else None
+        if self.error:
+            out["score_error"] = self.error
+        return out
+
+
+def _name(position: Position, p: int) -> str:
+    from sgfcheck.points import point_name
+
+    return point_name(position.board.point(p), position.board.height)
+
+
+def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Ruleset]:
+    names = list(PRESETS) if options.all_rules else list(options.rules or DEFAULT_ROWS)
+    rows = [own]
+    for name in names:
+        ruleset = parse_rules_string(name)
+        if komi is not None:
+            ruleset = replace(ruleset, komi=komi)
+        if all(r.to_string() != ruleset.to_string() for r in rows):
+            rows.append(ruleset)
+    return rows
+
+
+def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
+    game = report.game
+    out = GameScore(report)
+    if not game.playable or report.rules is None:
+        out.error = "not a playable game"
+        return out
+    own = report.rules.ruleset
+    line = game.main_line()
+    rep = replay(game, line, own, upto=options.move)
+    out.scored_move = rep.moves
+    sources: list[DeadStoneSource] = []
+    if options.dead:
+        sources.append(user_dead_stones(list(options.dead)))
+    elif options.alive:
+        sources.append(all_alive)
+    elif options.move is None or options.move >= line.move_count:
+        sources.append(markup_dead_stones)
+    try:
+        dead = find_dead_stones(game, line, rep.board, sources)
+    except ValueError as exc:
+        out.error = str(exc)
+        return out
+    out.dead = dead
+    position = analyse(rep.board, dead.points)
+    out.position = position
+    komi = options.komi if options.komi is not None else game.komi
+    for ruleset in _rows(own, options, komi):
+        out.scores.append(count(position, rep, ruleset, game.handicap))
+    base = out.scores[0]
+    for other in out.scores[1:]:
+        out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
+    final = rep.ended_by_passes is not None and options.move is None
+    out.result_check = check_result(report.result, base, dead, final)
+    return out
+
+
+@dataclass
+class FileScore:
+    path: str
+    check: Any
+    games: list[GameScore]
+
+    def to_dict(self) -> dict[str, Any]:
+        loaded = self.check.loaded
+        out = self.check.to_dict()
+        out["games"] = [g.to_dict(loaded.encoding, loaded.encoding_guessed) for g in self.games]
+        return out
+
+
+def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileScore:
+    options = options or ScoreOptions()
+    check_options = CheckOptions(rules=options.game_rules, komi=options.komi,
+                                 encoding=options.encoding)
+    checked = check_loaded(load_file(path, options.encoding), check_options)
+    return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
+
+
+__all__ = ["ScoreOptions", "GameScore", "FileScore", "score_file", "score_game", "choose_rules"]
