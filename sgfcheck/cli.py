@@ -11,9 +11,17 @@ import typer
 from tabulate import tabulate
 
 from sgfcheck import __version__
+from sgfcheck.adjudicate import FileScore, ScoreOptions, score_file
 from sgfcheck.check import CheckOptions, check_file
 from sgfcheck.encoding import codec_for
-from sgfcheck.report import render_json, render_text
+from sgfcheck.points import parse_point_name
+from sgfcheck.report import (
+    render_json,
+    render_score_csv,
+    render_score_json,
+    render_score_text,
+    render_text,
+)
 from sgfcheck.rules import PRESETS, KoRule, SuicideRule, parse_rules_string
 
 app = typer.Typer(
@@ -27,6 +35,13 @@ app = typer.Typer(
 class Format(str, Enum):
     text = "text"
     json = "json"
+
+
+class ScoreFormat(str, Enum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
 
 
 def _version(value: bool) -> None:
@@ -55,11 +70,11 @@ def check(
     rules: Annotated[
         str, typer.Option(help="Ruleset: 'auto' (from RU), a preset, or preset:param=value,...")
     ] = "auto",
-    ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,  # noqa: UP007
+    ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,
     suicide: Annotated[
-        SuicideRule | None, typer.Option(help="Override the suicide rule.")  # noqa: UP007
+        SuicideRule | None, typer.Option(help="Override the suicide rule.")
     ] = None,
-    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,  # noqa: UP007
+    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,
     variations: Annotated[
         bool, typer.Option("--variations", help="Check every variation, not only the main line.")
     ] = False,
@@ -71,7 +86,7 @@ def check(
         Format, typer.Option("--format", help="text tables, or one JSON object per file.")
     ] = Format.text,
     encoding: Annotated[
-        str | None, typer.Option(help="Read every file in this encoding, whatever CA says.")  # noqa: UP007
+        str | None, typer.Option(help="Read every file in this encoding, whatever CA says.")
     ] = None,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also show info findings in tables.")
@@ -99,6 +114,95 @@ def check(
             typer.echo(render_text(report, verbose))
         status = max(status, report.exit_code())
     raise typer.Exit(status)
+
+
+@app.command()
+def score(
+    files: Annotated[list[Path], typer.Argument(help="SGF files to score.", show_default=False)],
+    rules: Annotated[
+        str | None,
+        typer.Option(help="Rows to show besides the game's own ruleset, comma-separated "
+                     "(default: tromp-taylor,chinese,japanese,aga,stone-scoring)."),
+    ] = None,
+    all_rules: Annotated[
+        bool, typer.Option("--all-rules", help="One row for every preset.")
+    ] = False,
+    game_rules: Annotated[
+        str, typer.Option(help="The game's own ruleset: 'auto' (from RU) or a preset.")
+    ] = "auto",
+    dead: Annotated[
+        str | None,
+        typer.Option(help="Dead stones, comma-separated points (D4,Q16); a point marks its "
+                     "whole chain."),
+    ] = None,
+    alive: Annotated[
+        bool, typer.Option("--alive", help="Count every stone alive, whatever the markup says.")
+    ] = False,
+    move: Annotated[
+        int | None,
+        typer.Option(help="Score the position after this move instead of the final one."),
+    ] = None,
+    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,
+    output_format: Annotated[
+        ScoreFormat, typer.Option("--format", help="text, json (one object per file), csv, "
+                                  "markdown.")
+    ] = ScoreFormat.text,
+    encoding: Annotated[
+        str | None, typer.Option(help="Read every file in this encoding.")
+    ] = None,
+) -> None:
+    """Count each game's final position under several rulesets, say why the counts differ and
+    whether RE is right.
+
+    Exit status: 0 every scored result matches (or is not a score), 1 a mismatch, an
+    unverifiable result or an error finding, 2 usage error or unreadable input.
+    """
+    row_names: tuple[str, ...] = ()
+    if rules:
+        row_names = tuple(r.strip() for r in rules.split(",") if r.strip())
+    for name in row_names + ((game_rules,) if game_rules != "auto" else ()):
+        try:
+            parse_rules_string(name)
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+    if dead and alive:
+        raise _usage_error("--dead and --alive exclude each other")
+    if move is not None and move < 0:
+        raise _usage_error("--move takes a move number from 0")
+    if encoding is not None and codec_for(encoding) is None:
+        raise _usage_error(f"unknown encoding {encoding!r}")
+    dead_points = tuple(p.strip() for p in dead.split(",") if p.strip()) if dead else ()
+    for name in dead_points:
+        try:
+            parse_point_name(name, 52, 52)
+        except ValueError:
+            raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
+    options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
+                           move=move, komi=komi, game_rules=game_rules, encoding=encoding)
+    status = 0
+    reports = []
+    for path in files:
+        report = score_file(path, options)
+        reports.append(report)
+        if output_format is ScoreFormat.json:
+            typer.echo(render_score_json(report))
+        elif output_format is not ScoreFormat.csv:
+            typer.echo(render_score_text(report, markdown=output_format is ScoreFormat.markdown))
+        status = max(status, score_exit_code(report))
+    if output_format is ScoreFormat.csv:
+        typer.echo(render_score_csv(reports), nl=False)
+    raise typer.Exit(status)
+
+
+def score_exit_code(report: FileScore) -> int:
+    if report.check.unreadable:
+        return 2
+    worst = 1 if report.check.has_errors else 0
+    for game in report.games:
+        if game.error or (game.result_check and game.result_check.status in
+                          ("mismatch", "unverifiable")):
+            worst = 1
+    return worst
 
 
 @app.command("rules")

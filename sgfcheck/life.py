@@ -87,7 +87,7 @@ def nothing_known(game: GameRecord, line: Line, board: Board) -> DeadStones:
 def find_dead_stones(game: GameRecord, line: Line, board: Board,
                      sources: list[DeadStoneSource] | None = None) -> DeadStones:
     """The first source that knows, else everything alive (said so)."""
-    for source in sources or [markup_dead_stones]:
+    for source in [markup_dead_stones] if sources is None else sources:
         found = source(game, line, board)
         if found is not None:
             return found

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import Any
 
 from tabulate import tabulate
 
+from sgfcheck.adjudicate import FileScore, GameScore
 from sgfcheck.check import FileReport, GameReport
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.points import point_name
 from sgfcheck.rules import PRESETS
 
 
@@ -92,3 +96,116 @@ def render_all_rules(rows: list[dict[str, Any]]) -> str:
 
 def render_json(report: FileReport) -> str:
     return json.dumps(report.to_dict(), ensure_ascii=False)
+
+
+# --- scores ------------------------------------------------------------------------------------
+
+_SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "to fill", "seki", "stones",
+                  "prisoners", "dead", "pass stones", "tax", "komi", "handicap", "bonus", "total",
+                  "result"]
+
+
+def score_rows(game: GameScore) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for score in game.scores:
+        for colour, side in (("B", score.black), ("W", score.white)):
+            rows.append([
+                score.ruleset.name if colour == "B" else "",
+                score.method if colour == "B" else "",
+                colour,
+                side.empty,
+                -side.must_fill or "",
+                -side.seki_excluded or "",
+                side.stones or "",
+                side.prisoners or "",
+                side.dead or "",
+                side.pass_stones or "",
+                -side.tax or "",
+                f"{side.komi:g}" if side.komi else "",
+                side.handicap_bonus or "",
+                f"{side.pass_bonus:g}" if side.pass_bonus else "",
+                f"{side.total:g}",
+                score.result_text if colour == "B" else "",
+            ])
+    return rows
+
+
+def render_score_text(report: FileScore, markdown: bool = False) -> str:
+    out: list[str] = []
+    fmt = "github" if markdown else "simple"
+    for f in report.check.findings:
+        if f.is_error:
+            out.append(f"{report.path}: {f.code.code} {f.message}")
+    if report.check.unreadable:
+        out.append(f"{report.path}: UNREADABLE")
+    for game in report.games:
+        g = game.check.game
+        title = f"{report.path} game {g.index + 1}"
+        if markdown:
+            out.append(f"### {title}")
+        else:
+            out.append(title)
+        if game.error:
+            out.append(f"  not scored: {game.error}")
+            continue
+        rules = game.check.rules
+        assert rules is not None and game.dead is not None and game.position is not None
+        where = "final position" if game.scored_move == (game.check.replay.moves
+                                                         if game.check.replay else 0) \
+            else f"position after move {game.scored_move}"
+        out.append(f"{where}; game rules {rules.ruleset.name} ({rules.detail}), komi "
+                   f"{rules.ruleset.komi:g}, handicap {g.handicap}")
+        board = game.position.board
+        dead = game.dead.names(board)
+        out.append(f"dead stones ({game.dead.source}): " + (", ".join(dead) if dead else "none"))
+        for note in game.dead.notes:
+            out.append(f"  {note}")
+        seki = sorted(p for c in (1, 2) for p in game.position.seki_empty[c])
+        if seki:
+            out.append("points in seki: " + ", ".join(
+                point_name(board.point(p), board.height) for p in seki))
+        fill = sorted(p for c in (1, 2) for p in game.position.must_fill[c])
+        if fill:
+            out.append("points still to fill (false eyes, protective moves): " + ", ".join(
+                point_name(board.point(p), board.height) for p in fill))
+        out.append(tabulate(score_rows(game), headers=_SCORE_HEADERS, tablefmt=fmt))
+        for score in game.scores:
+            for note in score.notes:
+                out.append(f"{score.ruleset.name}: {note}")
+        if game.explanations:
+            out.append("Why the rows differ:" if not markdown else "**Why the rows differ:**")
+            out.extend(f"- {line}" if not line.startswith("  ") else f"  {line.strip()}"
+                       for line in game.explanations)
+        elif len(game.scores) > 1:
+            out.append("Every ruleset gives the same margin.")
+        rc = game.result_check
+        if rc is not None:
+            out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.upper()} - "
+                       f"{rc.reason}")
+    return "\n".join(out)
+
+
+def render_score_json(report: FileScore) -> str:
+    return json.dumps(report.to_dict(), ensure_ascii=False)
+
+
+def render_score_csv(reports: list[FileScore]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["file", "game", "ruleset", "method", "colour", "empty", "to_fill", "seki",
+                     "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
+                     "handicap_bonus", "pass_bonus", "total", "margin", "winner",
+                     "result_check"])
+    for report in reports:
+        for game in report.games:
+            rc = game.result_check.status if game.result_check else ""
+            for score in game.scores:
+                for colour, side in (("B", score.black), ("W", score.white)):
+                    writer.writerow([
+                        report.path, game.check.game.index + 1, score.ruleset.name,
+                        score.method, colour, side.empty, side.must_fill, side.seki_excluded,
+                        side.stones, side.prisoners, side.dead, side.pass_stones, side.tax,
+                        side.komi, side.handicap_bonus, side.pass_bonus, side.total,
+                        score.margin, score.winner or "draw", rc,
+                    ])
+    return buffer.getvalue()

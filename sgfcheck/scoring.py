@@ -387,7 +387,7 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
             if extra:
                 lines.append(f"  area counts stones on the board, territory counts prisoners: "
                              f"{who} put {abs(extra)} more stone(s) on the board"
-                             f"{' (handicap stones included)' if setup_stones[BLACK] else ''}"
+                             f"{' (set-up stones included)' if setup_stones[BLACK] else ''}"
                              " (dame parity)")
         seki = position.seki_empty[BLACK] + position.seki_empty[WHITE]
         if seki and base.ruleset.seki_territory != other.ruleset.seki_territory:

@@ -98,3 +98,42 @@ def test_python_dash_m(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = subprocess.run([sys.executable, "-m", "sgfcheck", "check", str(FIXTURES / "ko.sgf")],
                          capture_output=True, text=True)
     assert out.returncode == 1 and "RUL004" in out.stdout
+
+
+def test_score_text_json_csv_markdown() -> None:
+    path = str(FIXTURES / "seki.sgf")
+    text = run("score", path)
+    assert text.exit_code == 0, text.output
+    assert "points in seki: A7, E7" in text.output
+    assert "RE check (japanese): MATCH" in text.output
+    doc = json.loads(run("score", "--format", "json", path).output)
+    (g,) = doc["games"]
+    assert g["dead_stones"]["source"] == "none"
+    assert g["result_check"]["status"] == "match"
+    rows = {s["ruleset"]: s for s in g["scores"]}
+    assert rows["chinese"]["black"]["total"] == 27 and rows["chinese"]["white"]["total"] == 21.5
+    assert rows["japanese"]["black"]["components"]["seki_excluded"] == 1
+    assert g["seki"] == {"black": ["A7"], "white": ["E7"]}
+    csv_out = run("score", "--format", "csv", path).output.splitlines()
+    assert csv_out[0].startswith("file,game,ruleset,method,colour")
+    assert len(csv_out) == 1 + 2 * 5  # header + B and W rows for 5 rulesets
+    md = run("score", "--format", "markdown", path).output
+    assert "| ruleset" in md and "### " in md
+
+
+def test_score_all_rules_and_dead_option() -> None:
+    path = str(FIXTURES / "scoring-basic.sgf")
+    doc = json.loads(run("score", "--all-rules", "--format", "json", path).output)
+    assert len(doc["games"][0]["scores"]) == 10
+    result = run("score", "--alive", "--format", "json", path)
+    g = json.loads(result.output)["games"][0]
+    assert g["dead_stones"]["source"] == "--alive"
+    assert g["result_check"]["status"] == "mismatch"
+    assert result.exit_code == 1
+
+
+def test_score_usage_errors() -> None:
+    path = str(FIXTURES / "seki.sgf")
+    assert run("score", "--rules", "klingon", path).exit_code == 2
+    assert run("score", "--dead", "Z99", path).exit_code == 2
+    assert run("score", "--dead", "A7", "--alive", path).exit_code == 2

@@ -107,3 +107,22 @@ def test_every_corpus_file_yields_a_report() -> None:
                for n in unreadable), unreadable
     assert sum(verdicts.values()) >= 15_957
     assert verdicts["clean"] > 14_000
+
+
+def test_kgs_markup_games_result_check_rate() -> None:
+    import re
+
+    from sgfcheck.adjudicate import ScoreOptions, score_file
+
+    root = corpus_dir("kgs")
+    numeric = re.compile(rb"RE\[[BW]\+[0-9]")
+    statuses: Counter[str] = Counter()
+    for path in sorted(root.rglob("*.sgf")):
+        data = path.read_bytes()
+        if (b"TW[" in data or b"TB[" in data) and numeric.search(data):
+            (g,) = score_file(path, ScoreOptions(rules=("japanese",))).games
+            assert g.dead is not None and g.dead.source == "markup"
+            assert g.result_check is not None
+            statuses[g.result_check.status] += 1
+    assert sum(statuses.values()) == 896
+    assert statuses["match"] >= 0.995 * 896, statuses

@@ -1,0 +1,217 @@
+"""Counting under each ruleset, on positions built for each component (fixtures/*.sgf)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from conftest import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sgfcheck.adjudicate import ScoreOptions, score_file
+from sgfcheck.board import BLACK, WHITE, Board
+from sgfcheck.check import check_bytes
+from sgfcheck.life import DeadStones
+from sgfcheck.records import load_bytes
+from sgfcheck.replay import Replay, replay
+from sgfcheck.results import parse_result
+from sgfcheck.rules import AGA, CHINESE, JAPANESE, PRESETS, parse_rules_string
+from sgfcheck.scoring import analyse, check_result, count
+
+
+def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: object):  # type: ignore[no-untyped-def]
+    report = score_file(FIXTURES / name, ScoreOptions(rules=tuple(rows.split(",")), **kw))  # type: ignore[arg-type]
+    (game,) = report.games
+    by_name = {s.ruleset.name: s for s in reversed(game.scores)}
+    by_name["own"] = game.scores[0]
+    return game, by_name
+
+
+def totals(score) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    return score.black.total, score.white.total
+
+
+def test_prisoners_dead_stones_and_territory() -> None:
+    game, s = scores("scoring-basic.sgf")
+    assert game.dead is not None and game.dead.source == "markup"
+    assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
+    jp = s["japanese"]
+    assert (jp.black.empty, jp.black.prisoners, jp.white.empty, jp.white.dead) == (7, 1, 5, 1)
+    assert totals(jp) == (8, 6.5) and jp.result_text == "B+1.5"
+    assert totals(s["chinese"]) == (15, 10.5)
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
+def test_dame_parity_explained() -> None:
+    game, _ = scores("scoring-basic.sgf", rows="chinese")
+    text = "\n".join(game.explanations)
+    assert "chinese vs japanese: the margin moves +3 towards Black" in text
+    assert "Black put 3 more stone(s) on the board" in text
+
+
+def test_pass_stones_and_white_passes_last() -> None:
+    # White passed at move 2, Black at move 3: Black passed last, so White's extra pass gives
+    # Black a second pass stone.
+    _, s = scores("scoring-basic.sgf")
+    aga = s["aga"]
+    assert (aga.black.pass_stones, aga.white.pass_stones) == (2, 1)
+    assert totals(aga) == (10, 7.5)
+    assert any("Black passed last" in n for n in aga.notes)
+
+
+def test_wmsg_first_pass_gives_white_one_point() -> None:
+    _, s = scores("scoring-basic.sgf", rows="wmsg")
+    assert s["wmsg"].white.pass_bonus == 1.0
+    assert totals(s["wmsg"]) == (15, 11.5)
+
+
+def test_seki_counts_under_chinese_not_japanese() -> None:
+    game, s = scores("seki.sgf")
+    pos = game.position
+    assert pos is not None
+    board = pos.board
+    assert [board.point(p) for p in pos.seki_empty[BLACK]] == [(0, 0)]  # A7
+    assert [board.point(p) for p in pos.seki_empty[WHITE]] == [(4, 0)]  # E7
+    assert totals(s["japanese"]) == (12, 8.5)
+    assert (s["japanese"].black.seki_excluded, s["japanese"].white.seki_excluded) == (1, 1)
+    assert totals(s["chinese"]) == (27, 21.5)
+    assert "2 point(s) in seki at A7, E7 count under chinese but not as japanese territory" in (
+        "\n".join(game.explanations))
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
+def test_stone_scoring_with_three_groups() -> None:
+    _, s = scores("three-groups.sgf")
+    stone = s["own"]
+    assert stone.ruleset.name == "stone-scoring"
+    assert (stone.black.stones, stone.black.empty, stone.black.tax) == (18, 6, 6)
+    assert stone.black.total == 18  # exactly the stones on the board
+    assert (stone.white.tax, stone.white.total) == (2, 55)
+    assert totals(s["chinese"]) == (24, 57)
+
+
+def test_group_tax_spares_groups_in_seki() -> None:
+    _, s = scores("seki.sgf")
+    stone = s["stone-scoring"]
+    # One independent group each side (tax 2); the groups in seki pay nothing but their eyes.
+    assert (stone.black.tax, stone.white.tax) == (2, 2)
+    assert totals(stone) == (24, 18.5)
+
+
+def _handicap_game(n: int) -> bytes:
+    stars = ["pd", "dp", "pp", "dd", "jj", "dj", "pj", "jd", "jp"]
+    order = {2: [0, 1], 3: [0, 1, 2], 9: list(range(9))}.get(n, [0])
+    stones = "".join(f"[{stars[i]}]" for i in order) if n else ""
+    ab = f"AB{stones}" if n else ""
+    return f"(;GM[1]SZ[19]HA[{n}]KM[0.5]{ab};W[];B[])".encode()
+
+
+def test_handicap_compensation() -> None:
+    aga_area = parse_rules_string("aga:pass_stones=no,white_passes_last=no")
+    for n, chinese_bonus, aga_bonus in ((0, 0, 0), (1, 0, 0), (2, 2, 1), (9, 9, 8)):
+        (game,) = load_bytes(_handicap_game(n)).games
+        rep = replay(game, game.main_line(), CHINESE)
+        pos = analyse(rep.board, set())
+        assert count(pos, rep, CHINESE, game.handicap).white.handicap_bonus == chinese_bonus, n
+        assert count(pos, rep, aga_area, game.handicap).white.handicap_bonus == aga_bonus, n
+        assert count(pos, rep, JAPANESE, game.handicap).white.handicap_bonus == 0
+        assert count(pos, rep, PRESETS["new-zealand"], game.handicap).white.handicap_bonus == 0
+
+
+def test_new_zealand_integer_komi_allows_jigo_ing_gives_black_the_tie() -> None:
+    _, s = scores("scoring-basic.sgf", rows="new-zealand,ing", komi=5.0)
+    assert s["new-zealand"].margin == 0 and s["new-zealand"].winner is None
+    assert s["new-zealand"].result_text == "jigo (draw)"
+    assert s["ing"].winner == "B"
+
+
+def test_score_after_move_n() -> None:
+    game, s = scores("scoring-basic.sgf", move=0)
+    assert game.scored_move == 0
+    assert game.dead is not None and game.dead.source == "none"  # markup is for the end only
+    assert s["chinese"].black.stones == 8 and s["chinese"].white.stones == 6
+
+
+def test_user_dead_stones_and_alive() -> None:
+    game, s = scores("seki.sgf", dead=("G7",))
+    assert game.dead is not None and game.dead.source == "--dead"
+    assert len(game.dead.points) == 10  # G7 marks its whole chain (D1-D5, E5-G5, G6, G7)
+    game, s = scores("scoring-basic.sgf", alive=True)
+    assert game.dead is not None and game.dead.points == set()
+    # With E3 alive, White's E column touches a black stone: no territory for White at all.
+    assert totals(s["japanese"]) == (8, 0.5)
+
+
+def test_result_check_statuses() -> None:
+    dead_known = DeadStones(set(), "markup")
+    nothing = DeadStones(set(), "none", assumed=True)
+    rep = Replay(JAPANESE, Board(5, 5), [])
+    score = count(analyse(rep.board, set()), rep, replace(JAPANESE, komi=0.5), 0)
+    assert score.result_text == "W+0.5"
+    assert check_result(parse_result("W+0.5"), score, dead_known, True).status == "match"
+    mismatch = check_result(parse_result("W+1.5"), score, dead_known, True)
+    assert (mismatch.status, mismatch.delta) == ("mismatch", 1.0)
+    assert check_result(parse_result("B+R"), score, dead_known, True).status == "not-scored"
+    assert check_result(parse_result("W+0.5"), score, nothing, False).status == "unverifiable"
+
+
+# --- the AGA claim: territory + prisoners + pass stones (White passing last) equals area
+#     counting with N-1 handicap compensation --------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**9), handicap=st.sampled_from([0, 2, 3, 4]))
+def test_aga_territory_with_pass_stones_equals_area_with_n_minus_1(seed: int,
+                                                                   handicap: int) -> None:
+    rng = random.Random(seed)
+    size = 7
+    points = [(c, r) for r in range(size) for c in range(size)]
+    board = Board(size, size)
+    setup = rng.sample(points, handicap) if handicap else []
+    for c, r in setup:
+        board.set_stones([r * size + c], [], [])
+    # A random game of legal moves (no suicide, no ko retake), both sides passing at times,
+    # ending with two passes. White moves first in handicap games.
+    moves: list[str] = []
+    colour = WHITE if handicap else BLACK
+    ko = -1
+    passes_in_a_row = 0
+    for _ in range(rng.randint(10, 80)):
+        empties = [p for p in range(size * size) if board.colour[p] == 0 and p != ko]
+        rng.shuffle(empties)
+        played = None
+        if rng.random() > 0.1:
+            for p in empties:
+                _, self_caps = board.would_capture_or_suicide(p, colour)
+                if self_caps == 0:
+                    played = p
+                    break
+        letter = "B" if colour == BLACK else "W"
+        if played is None:
+            moves.append(f";{letter}[]")
+            passes_in_a_row += 1
+            ko = -1
+        else:
+            _, ko, _ = board.play(played, colour)
+            c, r = played % size, played // size
+            moves.append(f";{letter}[{'abcdefg'[c]}{'abcdefg'[r]}]")
+            passes_in_a_row = 0
+        colour = WHITE if colour == BLACK else BLACK
+        if passes_in_a_row == 2:
+            break
+    while passes_in_a_row < 2:
+        moves.append(f";{'B' if colour == BLACK else 'W'}[]")
+        colour = WHITE if colour == BLACK else BLACK
+        passes_in_a_row += 1
+    ab = "AB" + "".join(f"[{'abcdefg'[c]}{'abcdefg'[r]}]" for c, r in setup) if setup else ""
+    data = f"(;GM[1]SZ[{size}]HA[{handicap}]KM[0.5]{ab}{''.join(moves)})".encode()
+    report = check_bytes(data)
+    (g,) = report.games
+    assert g.illegal_moves == []
+    rep = replay(g.game, g.game.main_line(), AGA)
+    pos = analyse(rep.board, set())
+    aga_area = replace(AGA, pass_stones=False, white_passes_last=False)
+    territory = count(pos, rep, AGA, g.game.handicap)
+    area = count(pos, rep, aga_area, g.game.handicap)
+    assert territory.margin == area.margin, (territory.contributions, area.contributions)
