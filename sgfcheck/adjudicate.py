@@ -92,8 +92,11 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
         out.error = "not a playable game"
         return out
     own = report.rules.ruleset
-    line = game.main_line()
-    rep = replay(game, line, own, upto=options.move)
+    line = report.line if report.line is not None else game.main_line()
+    if options.move is None and report.replay is not None:
+        rep = report.replay  # the check already replayed this line under these rules
+    else:
+        rep = replay(game, line, own, upto=options.move)
     out.scored_move = rep.moves
     sources: list[DeadStoneSource] = []
     if options.dead:

@@ -12,7 +12,7 @@ from typing import Any
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding, Severity
-from sgfcheck.records import GameRecord, LoadedFile, load_bytes, load_file
+from sgfcheck.records import GameRecord, Line, LoadedFile, load_bytes, load_file
 from sgfcheck.replay import Replay, replay
 from sgfcheck.results import Result, parse_result
 from sgfcheck.rules import (
@@ -62,6 +62,8 @@ class GameReport:
     findings: list[Finding]
     all_rules: list[dict[str, Any]] | None = None
     lines_checked: int = 1
+    line: Line | None = None
+    """The main line that was replayed."""
 
     @property
     def errors(self) -> list[Finding]:
@@ -216,7 +218,8 @@ def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
         findings.extend(game.findings[game_findings_before:])  # e.g. too many variations
     if not main.events and game.tree is not None and len(game.tree.sequence) <= 1:
         findings.append(Finding(F.SGF_EMPTY_TREE, "the game has no moves and no setup"))
-    report = GameReport(game, choice, result, rep, findings, lines_checked=lines_checked)
+    report = GameReport(game, choice, result, rep, findings, lines_checked=lines_checked,
+                        line=main)
     if options.all_rules:
         report.all_rules = compare_rulesets(game, main)
     return report

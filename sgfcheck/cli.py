@@ -205,6 +205,144 @@ def score_exit_code(report: FileScore) -> int:
     return worst
 
 
+class FailOn(str, Enum):
+    error = "error"
+    illegal = "illegal"
+    mismatch = "mismatch"
+    never = "never"
+
+
+@app.command()
+def batch(
+    inputs: Annotated[
+        list[str],
+        typer.Argument(help="Files, folders (recursive), globs, .zip/.tar/.tar.gz archives, or "
+                       "'-' to read paths from standard input.", show_default=False),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help="Report file: .jsonl (one JSON object per game) or .csv.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Complete this earlier report: skip the files it holds "
+                                  "and append the rest.")
+    ] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
+    timeout: Annotated[float, typer.Option(help="Seconds allowed per file.")] = 30.0,
+    rules: Annotated[str, typer.Option(help="Ruleset: 'auto' (from RU) or a preset.")] = "auto",
+    fail_on: Annotated[
+        FailOn, typer.Option(help="Exit 1 when: error (any error finding or unreadable input), "
+                             "illegal (an illegal move), mismatch (an RE mismatch), never.")
+    ] = FailOn.error,
+    duplicates: Annotated[
+        Path | None, typer.Option(help="Write the duplicate groups to this JSON file.")
+    ] = None,
+    summary_json: Annotated[
+        Path | None, typer.Option("--summary-json", help="Write the summary to this JSON file.")
+    ] = None,
+    encoding: Annotated[str | None, typer.Option(help="Read every file in this encoding.")] = None,
+) -> None:
+    """Check and score every game of an archive; one report row per game, a summary at the end.
+
+    Exit status per --fail-on (default: 1 on any error finding or unreadable input), 2 on a usage
+    error.
+    """
+    import sys
+
+    from sgfcheck.batch import BatchOptions, ReportWriter, read_done, run_batch
+    from sgfcheck.inputs import iter_inputs
+
+    if rules != "auto":
+        try:
+            parse_rules_string(rules)
+        except ValueError as exc:
+            raise _usage_error(str(exc)) from None
+    if encoding is not None and codec_for(encoding) is None:
+        raise _usage_error(f"unknown encoding {encoding!r}")
+    if resume is not None and out is not None and resume != out:
+        raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
+    if jobs < 0 or timeout < 0:
+        raise _usage_error("--jobs and --timeout take numbers from 0")
+    target = resume or out
+    done: set[tuple[str, str | None]] = set()
+    if resume is not None:
+        try:
+            done = read_done(resume)
+        except (OSError, ValueError) as exc:
+            raise _usage_error(f"cannot read {resume}: {exc}") from None
+    options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding)
+    items = iter_inputs(inputs, sys.stdin if "-" in inputs else None)
+    stream = None
+    writer = None
+    if target is not None:
+        kind = "csv" if target.suffix.lower() == ".csv" else "jsonl"
+        fresh = resume is None or not target.exists() or target.stat().st_size == 0
+        stream = open(target, "w" if resume is None else "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed in finally
+        writer = ReportWriter(stream, kind, write_header=fresh)
+    progress, finish = _batch_progress()
+    try:
+        summary = run_batch(items, options, writer, done, progress)
+    except KeyboardInterrupt:
+        finish()
+        typer.echo("interrupted: the report holds every file finished so far; complete it "
+                   "with --resume", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if stream is not None:
+            stream.close()
+    finish()
+    typer.echo(tabulate(summary.table(), headers=["summary", ""], tablefmt="simple"))
+    for title, groups in (("identical files", summary.identical_files),
+                          ("same game in several records", summary.same_games)):
+        for group in groups[:10]:
+            typer.echo(f"{title}: " + ", ".join(group))
+        if len(groups) > 10:
+            typer.echo(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
+    if duplicates is not None:
+        import json
+
+        duplicates.write_text(json.dumps({"identical_files": summary.identical_files,
+                                          "same_games": summary.same_games},
+                                         ensure_ascii=False, indent=1), encoding="utf-8")
+    if summary_json is not None:
+        import json
+
+        summary_json.write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=1),
+                                encoding="utf-8")
+    raise typer.Exit(summary.exit_code(fail_on.value))
+
+
+def _batch_progress():  # type: ignore[no-untyped-def]
+    """A rich progress display on a terminal, plain log lines otherwise."""
+    import sys
+    import time
+
+    if sys.stderr.isatty():
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        display = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                           TimeElapsedColumn(), transient=True)
+        task = display.add_task("starting", total=None)
+        display.start()
+
+        def update(summary):  # type: ignore[no-untyped-def]
+            rate = summary.games / summary.elapsed if summary.elapsed else 0
+            display.update(task, description=f"{summary.files} files, {summary.games} games, "
+                           f"{rate:.0f} games/s")
+
+        return update, display.stop
+    last = [time.monotonic()]
+
+    def log(summary):  # type: ignore[no-untyped-def]
+        now = time.monotonic()
+        if now - last[0] >= 10:
+            last[0] = now
+            rate = summary.games / summary.elapsed if summary.elapsed else 0
+            print(f"sgfcheck batch: {summary.files} files, {summary.games} games, "
+                  f"{rate:.0f} games/s", file=sys.stderr, flush=True)
+
+    return log, lambda: None
+
+
 @app.command("rules")
 def list_rules(
     output_format: Annotated[Format, typer.Option("--format")] = Format.text,

@@ -172,7 +172,7 @@ def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
     text = raw.decode("utf-8", errors="replace")
     bad = text.count("\ufffd")
     non_ascii = sum(1 for ch in text if ord(ch) > 127) - bad
-    if bad <= max(2, non_ascii // 10):
+    if bad <= max(2, non_ascii // 3):
         return _finish(raw, "utf-8", declared, True, found, "mostly valid UTF-8")
     codec = _detect(raw) or "latin-1"
     return _finish(raw, codec, declared, True, found, "detection")

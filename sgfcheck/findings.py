@@ -66,6 +66,9 @@ SGF_TOO_MANY_LINES = _c("SGF027", W, "too many variations")
 SGF_PASS_SPELLING = _c("SGF028", INFO, "unusual pass")
 SGF_EMPTY_TREE = _c("SGF029", W, "empty game tree")
 SGF_BAD_VALUE = _c("SGF030", W, "bad property value")
+SGF_TIMEOUT = _c("SGF031", E, "time limit")
+SGF_INPUT = _c("SGF032", E, "input problem")
+SGF_CRASH = _c("SGF033", E, "internal error")
 
 # Rules of Go.
 RUL_OCCUPIED = _c("RUL001", E, "occupied point")

@@ -94,8 +94,21 @@ def render_all_rules(rows: list[dict[str, Any]]) -> str:
     )
 
 
+def json_text(obj: Any) -> str:
+    """JSON on one line. Characters that some readers take for line ends (U+0085, U+2028,
+    U+2029) are escaped, so that one object is exactly one line for every reader."""
+    text = json.dumps(obj, ensure_ascii=False)
+    for ch in ("\u0085", "\u2028", "\u2029"):
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
+
+
+def jsonl_line(obj: Any) -> str:
+    return json_text(obj) + "\n"
+
+
 def render_json(report: FileReport) -> str:
-    return json.dumps(report.to_dict(), ensure_ascii=False)
+    return json_text(report.to_dict())
 
 
 # --- scores ------------------------------------------------------------------------------------
@@ -186,7 +199,7 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
 
 
 def render_score_json(report: FileScore) -> str:
-    return json.dumps(report.to_dict(), ensure_ascii=False)
+    return json_text(report.to_dict())
 
 
 def render_score_csv(reports: list[FileScore]) -> str:

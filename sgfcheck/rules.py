@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 
@@ -107,18 +108,25 @@ class Ruleset:
         return self.tax is Tax.ALL
 
     def parameters(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.pop("source")
-        for key, value in out.items():
-            if isinstance(value, Enum):
-                out[key] = value.value
+        """Every parameter by name, enums as their string values."""
+        out: dict[str, Any] = {}
+        for f in _FIELDS:
+            value = getattr(self, f)
+            out[f] = value.value if isinstance(value, Enum) else value
         return out
 
     def to_string(self) -> str:
         """Canonical one-line form; :func:`parse_rules_string` reads it back."""
-        p = self.parameters()
-        name = p.pop("name")
-        return name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in p.items())
+        cached = self.__dict__.get("_string")
+        if cached is None:
+            p = self.parameters()
+            name = p.pop("name")
+            cached = name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in p.items())
+            object.__setattr__(self, "_string", cached)
+        return cached
+
+
+_FIELDS = [f.name for f in fields(Ruleset) if f.name != "source"]
 
 
 def _fmt(value: Any) -> str:
@@ -328,6 +336,7 @@ _PARAM_TYPES: dict[str, Any] = {
 }
 
 
+@lru_cache(maxsize=256)
 def parse_rules_string(text: str) -> Ruleset:
     """Read a preset name, a KataGo string, or :meth:`Ruleset.to_string` output.
 

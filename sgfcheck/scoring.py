@@ -153,12 +153,13 @@ def _points_to_fill(colour: list[int], owner: list[int], nbrs: list[tuple[int, .
     """
     territory = {p for p, o in enumerate(owner) if o == c and colour[p] == EMPTY}
     removed: set[int] = set()
+    stones = [p for p, sc in enumerate(colour) if sc == c]
     changed = True
     while changed:
         changed = False
         seen: set[int] = set()
-        for start, sc in enumerate(colour):
-            if sc != c or start in seen:
+        for start in stones:
+            if start in seen:
                 continue
             related = {start}
             todo = [start]
@@ -177,11 +178,11 @@ def _points_to_fill(colour: list[int], owner: list[int], nbrs: list[tuple[int, .
             if len(touching) != 1:
                 continue
             (point,) = touching
-            if all(q in related and colour[q] == c for q in nbrs[point]):
-                continue  # a real one-point eye
+            if point in removed or all(q in related and colour[q] == c for q in nbrs[point]):
+                continue  # already removed in this pass, or a real one-point eye
             territory.discard(point)
             removed.add(point)
-            changed = True
+            changed = True  # other groups may now touch a single point: one more pass
     return removed
 
 
@@ -442,6 +443,8 @@ def check_result(result: Result, score: Score | None, dead: DeadStones,
                            computed=score.result_text, recorded=result.raw, delta=0.0)
     reason = f"computed {score.result_text}, recorded {result.raw} ({delta:+g} for Black)"
     if dead.assumed:
-        reason += "; every stone was counted alive"
+        return ResultCheck("unverifiable", reason + "; no dead-stone information: every stone "
+                           "was counted alive, and dead stones may still be on the board",
+                           computed=score.result_text, recorded=result.raw, delta=delta)
     return ResultCheck("mismatch", reason, computed=score.result_text, recorded=result.raw,
                        delta=delta)
