@@ -64,6 +64,18 @@ def _usage_error(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _validate(rules: list[str], encoding: str | None) -> None:
+    """Usage errors (exit 2) for unknown rulesets or encodings, before any file is read."""
+    for name in rules:
+        if name != "auto":
+            try:
+                parse_rules_string(name)
+            except ValueError as exc:
+                raise _usage_error(str(exc)) from None
+    if encoding is not None and codec_for(encoding) is None:
+        raise _usage_error(f"unknown encoding {encoding!r}")
+
+
 @app.command()
 def check(
     files: Annotated[list[Path], typer.Argument(help="SGF files to check.", show_default=False)],
@@ -96,13 +108,7 @@ def check(
 
     Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
     """
-    if rules != "auto":
-        try:
-            parse_rules_string(rules)
-        except ValueError as exc:
-            raise _usage_error(str(exc)) from None
-    if encoding is not None and codec_for(encoding) is None:
-        raise _usage_error(f"unknown encoding {encoding!r}")
+    _validate([rules], encoding)
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
                            variations=variations, all_rules=all_rules, encoding=encoding)
     status = 0
@@ -160,17 +166,11 @@ def score(
     row_names: tuple[str, ...] = ()
     if rules:
         row_names = tuple(r.strip() for r in rules.split(",") if r.strip())
-    for name in row_names + ((game_rules,) if game_rules != "auto" else ()):
-        try:
-            parse_rules_string(name)
-        except ValueError as exc:
-            raise _usage_error(str(exc)) from None
+    _validate([*row_names, game_rules], encoding)
     if dead and alive:
         raise _usage_error("--dead and --alive exclude each other")
     if move is not None and move < 0:
         raise _usage_error("--move takes a move number from 0")
-    if encoding is not None and codec_for(encoding) is None:
-        raise _usage_error(f"unknown encoding {encoding!r}")
     dead_points = tuple(p.strip() for p in dead.split(",") if p.strip()) if dead else ()
     for name in dead_points:
         try:
@@ -251,13 +251,7 @@ def batch(
     from sgfcheck.batch import BatchOptions, ReportWriter, read_done, run_batch
     from sgfcheck.inputs import iter_inputs
 
-    if rules != "auto":
-        try:
-            parse_rules_string(rules)
-        except ValueError as exc:
-            raise _usage_error(str(exc)) from None
-    if encoding is not None and codec_for(encoding) is None:
-        raise _usage_error(f"unknown encoding {encoding!r}")
+    _validate([rules], encoding)
     if resume is not None and out is not None and resume != out:
         raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
     if jobs < 0 or timeout < 0:

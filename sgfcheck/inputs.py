@@ -140,6 +140,15 @@ def _unsafe(name: str) -> str | None:
     return None
 
 
+def _member_problem(name: str, size: int) -> str | None:
+    unsafe = _unsafe(name)
+    if unsafe:
+        return unsafe + "; not read"
+    if size > MAX_MEMBER_BYTES:
+        return f"{size} bytes: too large; not read"
+    return None
+
+
 def _archive(path: str) -> Iterator[Item]:
     try:
         if path.lower().endswith(".zip"):
@@ -155,12 +164,9 @@ def _zip(path: str) -> Iterator[Item]:
         for info in sorted(archive.infolist(), key=lambda i: i.filename):
             if info.is_dir() or not is_sgf_name(info.filename):
                 continue
-            problem = _unsafe(info.filename)
+            problem = _member_problem(info.filename, info.file_size)
             if problem:
-                yield InputProblem(path, info.filename, problem + "; not read")
-                continue
-            if info.file_size > MAX_MEMBER_BYTES:
-                yield InputProblem(path, info.filename, f"{info.file_size} bytes: too large")
+                yield InputProblem(path, info.filename, problem)
                 continue
             try:
                 yield WorkItem(path, info.filename, archive.read(info))
@@ -175,12 +181,9 @@ def _tar(path: str) -> Iterator[Item]:
                 if (info.issym() or info.islnk()) and is_sgf_name(info.name):
                     yield InputProblem(path, info.name, "link inside the archive; not followed")
                 continue
-            problem = _unsafe(info.name)
+            problem = _member_problem(info.name, info.size)
             if problem:
-                yield InputProblem(path, info.name, problem + "; not read")
-                continue
-            if info.size > MAX_MEMBER_BYTES:
-                yield InputProblem(path, info.name, f"{info.size} bytes: too large")
+                yield InputProblem(path, info.name, problem)
                 continue
             handle = archive.extractfile(info)
             if handle is None:
