@@ -103,6 +103,9 @@ class GameReport:
             "date": g.info.get("DT"),
             "event": g.info.get("EV"),
             "verdict": self.verdict,
+            "long_cycle": None if self.replay is None or self.replay.cycle is None else {
+                "moves": list(self.replay.cycle),
+                "outcome": self.rules.ruleset.long_cycle.value if self.rules else None},
             "findings": [f.to_dict() for f in self.findings],
             **({"all_rules": self.all_rules} if self.all_rules is not None else {}),
         }

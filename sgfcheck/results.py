@@ -49,11 +49,22 @@ def _margin(text: str) -> tuple[float, str]:
     return value, ""
 
 
+_BLACK_CJK = ("黑", "黒", "흑")
+_WHITE_CJK = ("白", "백")
+
+
 def _chinese(raw: str) -> Result | None:
-    winner = "B" if raw.startswith("黑") else "W" if raw.startswith("白") else None
+    """Chinese, Japanese and Korean results: 白胜43.5目, 黑中盘胜, 黒中押し勝ち, 黒3目半勝ち."""
+    text = raw.split(",")[-1].split("、")[-1].strip()
+    winner = ("B" if text.startswith(_BLACK_CJK) else "W" if text.startswith(_WHITE_CJK)
+              else None)
     if winner is None:
         return None
-    if "中盘" in raw or "中押" in raw:
+    m = re.search(r"([0-9]+)\s*目半", text)
+    if m:
+        return Result(raw, winner, int(m.group(1)) + 0.5, "score")
+    raw = text
+    if "中盘" in raw or "中押" in raw or "불계" in raw:
         return Result(raw, winner, None, "resign")
     if "超时" in raw or "时间" in raw:
         return Result(raw, winner, None, "time")
@@ -68,7 +79,7 @@ def _chinese(raw: str) -> Result | None:
     m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*目?", raw)
     if m:
         return Result(raw, winner, float(m.group(1)), "score")
-    if "胜" in raw:
+    if "胜" in raw or "勝" in raw or "승" in raw:
         return Result(raw, winner, None, "unknown", "winner without margin or reason")
     return None
 
@@ -117,6 +128,11 @@ def parse_result(raw: str | None) -> Result:
         if "resign" in m.group(2):
             return Result(raw, winner, None, "resign")
         return Result(raw, winner, None, "unknown", "winner without margin or reason")
+    m = re.match(r"^(black|white)\s+resign", low)
+    if m:
+        return Result(raw, "W" if m.group(1) == "black" else "B", None, "resign")
+    if "adjourn" in low:
+        return Result(raw, None, None, "void", "play was adjourned")
     chinese = _chinese(text)
     if chinese is not None:
         return chinese

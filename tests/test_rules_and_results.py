@@ -92,7 +92,10 @@ def test_preset_values_from_rules_md() -> None:
         ("?", None, None, "unknown"), ("W+0.0", None, 0.0, "draw"),
         ("W+2.25", "W", 4.5, "score"), ("B+", "B", None, "unknown"),
         ("白胜43.5目", "W", 43.5, "score"), ("黑中盘胜", "B", None, "resign"),
-        ("黑胜2又3/4子", "B", 5.5, "score"),
+        ("黑胜2又3/4子", "B", 5.5, "score"), ("257手完, 黒中押し勝ち", "B", None, "resign"),
+        ("黒3目半勝ち", "B", 3.5, "score"), ("White resigns.", "B", None, "resign"),
+        ("Black resigns. W 25.5 B 17.0", "W", None, "resign"),
+        ("has adjourned.", None, None, "void"),
     ],
 )
 def test_result_spellings(raw: str, winner: str | None, margin: float | None, kind: str) -> None:
@@ -101,4 +104,4 @@ def test_result_spellings(raw: str, winner: str | None, margin: float | None, ki
 
 
 def test_unreadable_result() -> None:
-    assert parse_result("has adjourned.").parsed is False
+    assert parse_result("john wins").parsed is False

@@ -104,6 +104,7 @@ def test_triple_ko_is_a_long_cycle_under_japanese_rules() -> None:
     assert "no result" in cycles[0].message
     assert g.replay is not None and g.replay.cycle == (1, 6)
     assert g.illegal_moves == []
+    assert g.to_dict(None, False)["long_cycle"] == {"moves": [1, 6], "outcome": "no-result"}
 
 
 def test_triple_ko_under_superko_forbids_the_sixth_move() -> None:
