@@ -74,9 +74,21 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
                     setup.append((tag, [r * width + c for c, r in pts]))
     if sum(1 for p in points if p != npoints) < MIN_MOVES:
         return None
+    # The canonical orientation: the symmetries under which the move sequence is smallest,
+    # narrowed move by move (usually one is left after the first move or two); of those, the one
+    # with the smallest digest (setup included). Equal for any two symmetric copies.
+    tables = _tables(width, height)
+    candidates = list(range(len(tables)))
+    for p in points:
+        if len(candidates) == 1:
+            break
+        images = [tables[t][p] for t in candidates]
+        low = min(images)
+        candidates = [t for t, image in zip(candidates, images, strict=True) if image == low]
     head = f"{width}x{height}".encode() + bytes(colours)
     best: bytes | None = None
-    for table in _tables(width, height):
+    for t in candidates:
+        table = tables[t]
         digest = hashlib.blake2b(head, digest_size=12)
         for tag, pts in setup:
             digest.update(tag + array("H", sorted(table[p] for p in pts)).tobytes())
