@@ -7,7 +7,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sgfcheck import findings as F
 from sgfcheck.check import CheckOptions, GameReport, check_loaded, choose_rules
+from sgfcheck.findings import Finding
+from sgfcheck.gnugo import GnuGoError, gnugo_dead_stones
 from sgfcheck.life import (
     DeadStones,
     DeadStoneSource,
@@ -35,6 +38,9 @@ class ScoreOptions:
     komi: float | None = None
     game_rules: str = "auto"
     encoding: str | None = None
+    dead_stones: str = "auto"
+    """``auto`` (markup if the record has it, else every stone alive), ``markup``, ``none``
+    (every stone alive) or ``gnugo`` (ask GNU Go). ``dead``/``alive`` win over it."""
 
 
 @dataclass
@@ -99,14 +105,20 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
         rep = replay(game, line, own, upto=options.move)
     out.scored_move = rep.moves
     sources: list[DeadStoneSource] = []
+    at_end = options.move is None or options.move >= line.move_count
     if options.dead:
         sources.append(user_dead_stones(list(options.dead)))
-    elif options.alive:
+    elif options.alive or options.dead_stones == "none":
         sources.append(all_alive)
-    elif options.move is None or options.move >= line.move_count:
+    elif options.dead_stones == "gnugo":
+        sources.append(gnugo_dead_stones)
+    elif at_end:
         sources.append(markup_dead_stones)
     try:
         dead = find_dead_stones(game, line, rep.board, sources)
+    except GnuGoError as exc:
+        report.findings.append(Finding(F.LIF_GNUGO, f"{exc}; every stone is counted alive"))
+        dead = find_dead_stones(game, line, rep.board, [])
     except ValueError as exc:
         out.error = str(exc)
         return out

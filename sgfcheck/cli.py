@@ -37,6 +37,13 @@ class Format(str, Enum):
     json = "json"
 
 
+class DeadStoneChoice(str, Enum):
+    auto = "auto"
+    markup = "markup"
+    none = "none"
+    gnugo = "gnugo"
+
+
 class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
@@ -144,6 +151,12 @@ def score(
     alive: Annotated[
         bool, typer.Option("--alive", help="Count every stone alive, whatever the markup says.")
     ] = False,
+    dead_stones: Annotated[
+        DeadStoneChoice,
+        typer.Option(help="Where dead stones come from: auto (TB/TW markup if the record has "
+                     "it, else every stone alive), markup, none (every stone alive), gnugo "
+                     "(ask GNU Go)."),
+    ] = DeadStoneChoice.auto,
     move: Annotated[
         int | None,
         typer.Option(help="Score the position after this move instead of the final one."),
@@ -178,7 +191,8 @@ def score(
         except ValueError:
             raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
-                           move=move, komi=komi, game_rules=game_rules, encoding=encoding)
+                           move=move, komi=komi, game_rules=game_rules, encoding=encoding,
+                           dead_stones=dead_stones.value)
     status = 0
     reports = []
     for path in files:

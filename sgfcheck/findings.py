@@ -84,6 +84,9 @@ RUL_AFTER_END = _c("RUL010", W, "move after game end")
 RUL_SETUP_DEAD = _c("RUL011", E, "illegal setup")
 RUL_SUICIDE_ALLOWED = _c("RUL012", INFO, "suicide (legal here)")
 
+# Life and death.
+LIF_GNUGO = _c("LIF001", E, "GNU Go failed")
+
 # Results.
 RES_UNPARSEABLE = _c("RES001", W, "unreadable RE")
 

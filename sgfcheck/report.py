@@ -161,6 +161,9 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         if game.error:
             out.append(f"  not scored: {game.error}")
             continue
+        for f in game.check.findings:
+            if f.is_error:
+                out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
         rules = game.check.rules
         assert rules is not None and game.dead is not None and game.position is not None
         where = "final position" if game.scored_move == (game.check.replay.moves

@@ -1,0 +1,67 @@
+"""GNU Go as a dead-stone source: the real program over GTP (installed by .ci/run), and its
+failures (missing, crashing, too slow) as findings."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from sgfcheck.adjudicate import ScoreOptions, score_file
+from sgfcheck.board import BLACK, Board
+from sgfcheck.gnugo import GnuGoError, ask, find_gnugo, position_sgf
+
+
+def needs_gnugo() -> str:
+    binary = find_gnugo()
+    if binary is None or not os.access(binary, os.X_OK):
+        pytest.skip("GNU Go is not installed (Debian: apt-get install gnugo)")
+    return binary
+
+
+def test_gnugo_finds_the_dead_stone() -> None:
+    needs_gnugo()
+    (game,) = score_file(FIXTURES / "scoring-basic.sgf",
+                         ScoreOptions(rules=("chinese",), dead_stones="gnugo")).games
+    assert game.dead is not None and game.dead.source == "gnugo"
+    assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
+def test_position_is_sent_as_setup() -> None:
+    board = Board(5, 5)
+    board.set_stones([0, 1], [24], [])
+    assert position_sgf(board, BLACK, 6.5) == "(;GM[1]FF[4]SZ[5]KM[6.5]AB[aa][ba]AW[ee]PL[B])"
+
+
+def _script(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "fake-gnugo"
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+def test_crash_timeout_and_missing_program(tmp_path: Path) -> None:
+    board = Board(9, 9)
+    with pytest.raises(GnuGoError, match="failed"):
+        ask(board, BLACK, 6.5, binary=_script(tmp_path, "echo boom >&2; exit 3"))
+    with pytest.raises(GnuGoError, match="did not answer within 0.5 s"):
+        ask(board, BLACK, 6.5, binary=_script(tmp_path, "sleep 5"), timeout=0.5)
+    with pytest.raises(GnuGoError, match="not found"):
+        ask(board, BLACK, 6.5, binary=str(tmp_path / "nowhere"))
+    with pytest.raises(GnuGoError, match="square boards up to 19x19"):
+        ask(Board(19, 13), BLACK, 6.5, binary="gnugo")
+
+
+def test_failure_is_a_finding_and_the_count_goes_on(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGFCHECK_GNUGO", _script(tmp_path, "exit 1"))
+    (game,) = score_file(FIXTURES / "scoring-basic.sgf",
+                         ScoreOptions(rules=("chinese",), dead_stones="gnugo")).games
+    assert [f.code.code for f in game.check.findings if f.code.code.startswith("LIF")] == [
+        "LIF001"]
+    assert game.dead is not None and game.dead.source == "none"
+    assert game.result_check is not None and game.result_check.status == "unverifiable"
