@@ -22,7 +22,7 @@ from sgfcheck.report import (
     render_score_text,
     render_text,
 )
-from sgfcheck.rules import PRESETS, KoRule, SuicideRule, parse_rules_string
+from sgfcheck.rules import PRESETS, KoRule, SuicideRule, format_value, parse_rules_string
 
 app = typer.Typer(
     help="Replay Go game records (SGF) under any ruleset and report every illegal move.",
@@ -365,19 +365,11 @@ def list_rules(
     names = list(PRESETS)
     params = list(next(iter(PRESETS.values())).parameters())
     params.remove("name")
-    rows = [[p] + [_cell(PRESETS[n].parameters()[p]) for n in names] for p in params]
+    rows = [[p] + [format_value(PRESETS[n].parameters()[p]) for n in names] for p in params]
     typer.echo(tabulate(rows, headers=["parameter", *names], tablefmt="simple"))
     typer.echo("")
     for name, ruleset in PRESETS.items():
         typer.echo(f"{name}: {ruleset.source}")
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
 
 
 def main() -> None:

@@ -121,7 +121,7 @@ class Ruleset:
         if cached is None:
             p = self.parameters()
             name = p.pop("name")
-            cached = name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in p.items())
+            cached = name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in p.items())
             object.__setattr__(self, "_string", cached)
         return cached
 
@@ -129,7 +129,8 @@ class Ruleset:
 _FIELDS = [f.name for f in fields(Ruleset) if f.name != "source"]
 
 
-def _fmt(value: Any) -> str:
+def format_value(value: Any) -> str:
+    """A parameter value as written in rule strings and tables (yes/no, 7.5, simple)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
