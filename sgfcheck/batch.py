@@ -92,6 +92,8 @@ class Summary:
     elapsed: float = 0.0
     peak_rss_mb: float = 0.0
     """Largest resident set of a worker (the main process itself when --jobs 1)."""
+    problems: list[str] = field(default_factory=list)
+    """The first inputs that could not be read, with why (all of them are rows in the report)."""
 
     def exit_code(self, policy: str) -> int:
         if policy == "never":
@@ -373,6 +375,10 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
             summary.input_problems += 1
         else:
             summary.files += 1
+        if (problem or outcome.unreadable) and len(summary.problems) < 100:
+            messages = "; ".join(f["message"] for f in outcome.rows[0]["file_findings"]
+                                 if f["severity"] == "error")
+            summary.problems.append(f"{label}: {messages}")
         if outcome.timed_out:
             summary.timeouts += 1
         elif outcome.unreadable and not problem:

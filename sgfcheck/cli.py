@@ -299,6 +299,8 @@ def batch(
             stream.close()
     finish()
     typer.echo(tabulate(summary.table(), headers=["summary", ""], tablefmt="simple"))
+    for problem in summary.problems:
+        typer.echo(f"not read: {problem}")
     for title, groups in (("identical files", summary.identical_files),
                           ("same game in several records", summary.same_games)):
         for group in groups[:10]:
