@@ -148,41 +148,67 @@ def _points_to_fill(colour: list[int], owner: list[int], nbrs: list[tuple[int, .
     Stones of c that are joined through neutral points (dame) form a related group. If such a
     group touches exactly one point of c's territory, and that point is not an eye enclosed by
     the group on every side, the group depends on it to connect or to keep a liberty: it is a
-    false eye or a protective move, not territory. Repeated until nothing changes, as removing
-    one such point can expose another (the method of CGoban's Japanese counting).
+    false eye or a protective move, not territory. The point then becomes neutral, which joins
+    the groups around it; the test is repeated on the joined group (the method of CGoban's
+    Japanese counting).
     """
-    territory = {p for p, o in enumerate(owner) if o == c and colour[p] == EMPTY}
+    n = len(colour)
+    group_of = [-1] * n
+    members: list[list[int]] = []
+    touching: list[set[int]] = []
+    for start in range(n):
+        if colour[start] != c or group_of[start] >= 0:
+            continue
+        gid = len(members)
+        group_of[start] = gid
+        todo = [start]
+        stones = []
+        touch: set[int] = set()
+        while todo:
+            p = todo.pop()
+            if colour[p] == c:
+                stones.append(p)
+            for q in nbrs[p]:
+                if group_of[q] >= 0:
+                    continue
+                qc = colour[q]
+                if qc == c or (qc == EMPTY and owner[q] == 3):
+                    group_of[q] = gid
+                    todo.append(q)
+                elif qc == EMPTY and owner[q] == c and colour[p] == c:
+                    touch.add(q)
+        members.append(stones)
+        touching.append(touch)
     removed: set[int] = set()
-    stones = [p for p, sc in enumerate(colour) if sc == c]
-    changed = True
-    while changed:
-        changed = False
-        seen: set[int] = set()
-        for start in stones:
-            if start in seen:
-                continue
-            related = {start}
-            todo = [start]
-            while todo:
-                p = todo.pop()
-                for q in nbrs[p]:
-                    if q in related:
-                        continue
-                    qc = colour[q]
-                    if qc == c or (qc == EMPTY and (owner[q] == 3 or q in removed)):
-                        related.add(q)
-                        todo.append(q)
-            group = [p for p in related if colour[p] == c]
-            seen.update(group)
-            touching = {q for p in group for q in nbrs[p] if q in territory}
-            if len(touching) != 1:
-                continue
-            (point,) = touching
-            if point in removed or all(q in related and colour[q] == c for q in nbrs[point]):
-                continue  # already removed in this pass, or a real one-point eye
-            territory.discard(point)
-            removed.add(point)
-            changed = True  # other groups may now touch a single point: one more pass
+    parent = list(range(len(members)))
+
+    def find(g: int) -> int:
+        while parent[g] != g:
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return g
+
+    work = [g for g in range(len(members)) if len(touching[g]) == 1]
+    while work:
+        g = find(work.pop())
+        if len(touching[g]) != 1:
+            continue
+        (point,) = touching[g]
+        if all(colour[q] == c and find(group_of[q]) == g for q in nbrs[point]):
+            continue  # a real one-point eye
+        removed.add(point)
+        # The point is now neutral: the groups of c around it become one related group.
+        around = {find(group_of[q]) for q in nbrs[point] if colour[q] == c}
+        around.add(g)
+        root = min(around)
+        merged: set[int] = set()
+        for h in around:
+            merged |= touching[h]
+            parent[h] = root
+        merged -= removed
+        touching[root] = merged
+        if len(merged) == 1:
+            work.append(root)
     return removed
 
 
