@@ -48,6 +48,9 @@ class BatchOptions:
     timeout: float = 30.0
     encoding: str | None = None
     score_rows: tuple[str, ...] = ()
+    report_kind: str = "jsonl"
+    """How workers render rows for the report: ``jsonl`` (text lines), ``csv`` (cells), ``dict``
+    (left as objects) or ``none`` (no report: rows dropped)."""
 
 
 @dataclass
@@ -65,12 +68,30 @@ class GameFacts:
 @dataclass
 class FileOutcome:
     key: tuple[str, str | None]
-    rows: list[dict[str, Any]]
+    rows: list[Any]
+    """Report rows: dicts, or already rendered by the worker (JSON lines, CSV cells)."""
     games: list[GameFacts]
     digest: bytes | None
     unreadable: bool
     timed_out: bool = False
     encoding_guessed: bool = False
+    problem: str | None = None
+    """For a file with no game: why (its error findings), and whether it is an input problem."""
+    input_problem: bool = False
+
+    def render(self, kind: str) -> FileOutcome:
+        """Render the rows where the work was done (in the worker, not the main process)."""
+        if self.rows and isinstance(self.rows[0], dict) and not self.games:
+            findings = self.rows[0].get("file_findings", [])
+            self.input_problem = any(f["code"] == F.SGF_INPUT.code for f in findings)
+            self.problem = "; ".join(f["message"] for f in findings if f["severity"] == "error")
+        if kind == "jsonl":
+            self.rows = [jsonl_line(r) for r in self.rows]
+        elif kind == "csv":
+            self.rows = [ReportWriter.flat(r) for r in self.rows]
+        elif kind == "none":
+            self.rows = []
+        return self
 
 
 @dataclass
@@ -234,7 +255,7 @@ def _file_row(path: str, member: str | None, findings: list[Finding]) -> dict[st
 
 
 def _process_chunk(items: list[Item]) -> list[FileOutcome]:
-    return [process_item(item, _options) for item in items]
+    return [process_item(item, _options).render(_options.report_kind) for item in items]
 
 
 # --- orchestration (main process) --------------------------------------------------------------
@@ -256,7 +277,7 @@ def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutc
     jobs = options.jobs or os.cpu_count() or 1
     if jobs == 1:
         for item in items:
-            yield process_item(item, options)
+            yield process_item(item, options).render(options.report_kind)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(options,), maxtasksperchild=2000)
@@ -291,19 +312,20 @@ class ReportWriter:
         if self.csv is not None and write_header:
             self.csv.writerow(self.CSV_COLUMNS)
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
+    def write(self, rows: list[Any]) -> None:
+        """Rows as dicts, or as rendered by :meth:`FileOutcome.render` for this kind."""
         if self.csv is None:
-            self.stream.write("".join(jsonl_line(r) for r in rows))
+            self.stream.write("".join(r if isinstance(r, str) else jsonl_line(r) for r in rows))
         else:
             buffer = io.StringIO()
             writer = csv.writer(buffer)
             for r in rows:
-                writer.writerow(self._flat(r))
+                writer.writerow(r if isinstance(r, list) else self.flat(r))
             self.stream.write(buffer.getvalue())
         self.stream.flush()
 
     @staticmethod
-    def _flat(r: dict[str, Any]) -> list[Any]:
+    def flat(r: dict[str, Any]) -> list[Any]:
         findings = r.get("findings", []) + r.get("file_findings", [])
         errors = sorted({f["code"] for f in findings if f["severity"] == "error"})
         rules = r.get("rules") or {}
@@ -369,16 +391,13 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
             writer.write(outcome.rows)
         path, member = outcome.key
         label = path if member is None else f"{path}:{member}"
-        problem = outcome.rows and outcome.rows[0].get("file_findings") and any(
-            f["code"] == F.SGF_INPUT.code for f in outcome.rows[0]["file_findings"])
+        problem = outcome.input_problem
         if problem:
             summary.input_problems += 1
         else:
             summary.files += 1
-        if (problem or outcome.unreadable) and len(summary.problems) < 100:
-            messages = "; ".join(f["message"] for f in outcome.rows[0]["file_findings"]
-                                 if f["severity"] == "error")
-            summary.problems.append(f"{label}: {messages}")
+        if outcome.problem and len(summary.problems) < 100:
+            summary.problems.append(f"{label}: {outcome.problem}")
         if outcome.timed_out:
             summary.timeouts += 1
         elif outcome.unreadable and not problem:

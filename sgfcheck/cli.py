@@ -277,12 +277,13 @@ def batch(
             done = read_done(resume)
         except (OSError, ValueError) as exc:
             raise _usage_error(f"cannot read {resume}: {exc}") from None
-    options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding)
+    kind = "none" if target is None else "csv" if target.suffix.lower() == ".csv" else "jsonl"
+    options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
+                           report_kind=kind)
     items = iter_inputs(inputs, sys.stdin if "-" in inputs else None)
     stream = None
     writer = None
     if target is not None:
-        kind = "csv" if target.suffix.lower() == ".csv" else "jsonl"
         fresh = resume is None or not target.exists() or target.stat().st_size == 0
         stream = open(target, "w" if resume is None else "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed in finally
         writer = ReportWriter(stream, kind, write_header=fresh)
