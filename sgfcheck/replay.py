@@ -50,7 +50,6 @@ class Replay:
     first_pass: int | None = None
     last_pass: int | None = None
     """Colour of the most recent pass."""
-    last_mover: int | None = None
     ended_by_passes: int | None = None
     """Move number of the second of two consecutive passes, if the line ends that way."""
     cycle: tuple[int, int] | None = None
@@ -145,7 +144,6 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                     f"{NAME[c]} moves twice in a row (assumed: {NAME[opp]} passed in between)",
                     move=move_no, colour=LETTER[c], point=point_name(point, h)))
         to_move = opp if move_no >= free_handicap else BLACK
-        out.last_mover = c
         if point is not None and (point[0] >= w or point[1] >= h):
             found.append(Finding(
                 F.RUL_OFF_BOARD,
@@ -166,7 +164,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                 in_cycle = False
             elif situational:
                 history.setdefault(board.hash ^ (key_b if opp == BLACK else key_w), move_no)
-            _force(ev, found, before)
+            if ev.forced:
+                _force(found, before)
             continue
         if out.ended_by_passes is not None and not resumed_reported:
             resumed_reported = True
@@ -189,7 +188,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                 f"{NAME[colour_at[p]].lower()} stone; the move changes nothing",
                 move=move_no, colour=LETTER[c], point=point_name(point, h)))
             ko_point = -1
-            _force(ev, found, before)
+            if ev.forced:
+                _force(found, before)
             continue
         retakes_ko = p == ko_point and c == ko_colour
         captured, ko, self_captured = board.play(p, c)
@@ -235,7 +235,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                 repeats_move=earlier))
         ko_point = ko
         ko_colour = opp
-        _force(ev, found, before)
+        if ev.forced:
+            _force(found, before)
     out.moves = move_no
     return out
 
@@ -280,10 +281,8 @@ def _suicide(found: list[Finding], rule: SuicideRule, c: int, point: tuple[int, 
         move=move_no, colour=LETTER[c], point=name))
 
 
-def _force(ev: Move, found: list[Finding], before: int) -> None:
+def _force(found: list[Finding], before: int) -> None:
     """KO[] in the node: the record says to play the move even if illegal."""
-    if not ev.forced:
-        return
     for f in found[before:]:
         if f.code.code.startswith("RUL") and f.is_error:
             f.severity = Severity.INFO
