@@ -8,19 +8,22 @@ from pathlib import Path
 from typing import Any
 
 from sgfcheck import findings as F
+from sgfcheck.board import Board
 from sgfcheck.check import CheckOptions, GameReport, check_loaded, choose_rules
 from sgfcheck.findings import Finding
 from sgfcheck.gnugo import GnuGoError, gnugo_dead_stones
 from sgfcheck.life import (
+    ChainStatus,
     DeadStones,
     DeadStoneSource,
     all_alive,
+    chain_statuses,
     find_dead_stones,
     markup_dead_stones,
     user_dead_stones,
 )
 from sgfcheck.records import load_file
-from sgfcheck.replay import replay
+from sgfcheck.replay import Replay, replay
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
 from sgfcheck.scoring import Position, ResultCheck, Score, analyse, check_result, count, explain
 
@@ -91,19 +94,17 @@ def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Rules
     return rows
 
 
-def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
+def _position_and_dead(report: GameReport, options: ScoreOptions
+                       ) -> tuple[Replay, DeadStones] | str:
+    """Replay to the position asked for and find its dead stones; or why that is impossible."""
     game = report.game
-    out = GameScore(report)
     if not game.playable or report.rules is None:
-        out.error = "not a playable game"
-        return out
-    own = report.rules.ruleset
+        return "not a playable game"
     line = report.line if report.line is not None else game.main_line()
     if options.move is None and report.replay is not None:
         rep = report.replay  # the check already replayed this line under these rules
     else:
-        rep = replay(game, line, own, upto=options.move)
-    out.scored_move = rep.moves
+        rep = replay(game, line, report.rules.ruleset, upto=options.move)
     sources: list[DeadStoneSource] = []
     at_end = options.move is None or options.move >= line.move_count
     if options.dead:
@@ -112,7 +113,7 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
         sources.append(all_alive)
     elif options.dead_stones == "gnugo":
         sources.append(gnugo_dead_stones)
-    elif at_end:
+    elif at_end and options.dead_stones in ("auto", "markup"):
         sources.append(markup_dead_stones)
     try:
         dead = find_dead_stones(game, line, rep.board, sources)
@@ -120,8 +121,21 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
         report.findings.append(Finding(F.LIF_GNUGO, f"{exc}; every stone is counted alive"))
         dead = find_dead_stones(game, line, rep.board, [])
     except ValueError as exc:
-        out.error = str(exc)
+        return str(exc)
+    return rep, dead
+
+
+def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
+    game = report.game
+    out = GameScore(report)
+    found = _position_and_dead(report, options)
+    if isinstance(found, str):
+        out.error = found
         return out
+    rep, dead = found
+    own = report.rules.ruleset if report.rules is not None else None
+    assert own is not None
+    out.scored_move = rep.moves
     out.dead = dead
     position = analyse(rep.board, dead.points)
     out.position = position
@@ -157,4 +171,50 @@ def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileSco
     return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
 
 
-__all__ = ["ScoreOptions", "GameScore", "FileScore", "score_file", "score_game", "choose_rules"]
+@dataclass
+class GameLife:
+    """Every chain's status in one game's position (``sgfcheck life``)."""
+
+    check: GameReport
+    board: Board | None = None
+    dead: DeadStones | None = None
+    chains: list[ChainStatus] = field(default_factory=list)
+    move: int = 0
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        g = self.check.game
+        return {
+            "index": g.index + 1,
+            "size": [g.width, g.height],
+            "move": self.move,
+            "dead_stones": None if self.dead is None or self.board is None else {
+                "points": self.dead.names(self.board), "source": self.dead.source,
+                "notes": self.dead.notes},
+            "chains": [c.to_dict() for c in self.chains],
+            "findings": [f.to_dict() for f in self.check.findings if f.is_error],
+            "error": self.error,
+        }
+
+
+def life_file(path: str | Path, options: ScoreOptions | None = None) -> tuple[Any, list[GameLife]]:
+    """Each game's chains with their status, for ``sgfcheck life``."""
+    options = options or ScoreOptions()
+    checked = check_loaded(load_file(path, options.encoding),
+                           CheckOptions(rules=options.game_rules, encoding=options.encoding))
+    out = []
+    for report in checked.games:
+        life = GameLife(report)
+        found = _position_and_dead(report, options)
+        if isinstance(found, str):
+            life.error = found
+        else:
+            rep, dead = found
+            life.board, life.dead, life.move = rep.board, dead, rep.moves
+            life.chains = chain_statuses(rep.board, dead)
+        out.append(life)
+    return checked, out
+
+
+__all__ = ["ScoreOptions", "GameScore", "FileScore", "GameLife", "score_file", "score_game",
+           "life_file", "choose_rules"]

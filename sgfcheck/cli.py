@@ -219,6 +219,57 @@ def score_exit_code(report: FileScore) -> int:
     return worst
 
 
+class LifeSource(str, Enum):
+    auto = "auto"
+    markup = "markup"
+    gnugo = "gnugo"
+    benson = "benson"
+
+
+@app.command()
+def life(
+    files: Annotated[list[Path], typer.Argument(help="SGF files.", show_default=False)],
+    move: Annotated[
+        int | None, typer.Option(help="The position after this move instead of the final one.")
+    ] = None,
+    dead_stones: Annotated[
+        LifeSource,
+        typer.Option(help="auto (TB/TW markup if present, else proofs only), markup, gnugo "
+                     "(ask GNU Go), benson (proofs only: unconditional life and death)."),
+    ] = LifeSource.auto,
+    output_format: Annotated[Format, typer.Option("--format")] = Format.text,
+) -> None:
+    """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
+
+    Exit status: 0, 1 when a game could not be judged or GNU Go failed, 2 usage error or
+    unreadable input.
+    """
+    from sgfcheck.adjudicate import life_file
+    from sgfcheck.report import render_life_text
+
+    if move is not None and move < 0:
+        raise _usage_error("--move takes a move number from 0")
+    choice = {"auto": "auto", "markup": "markup", "gnugo": "gnugo", "benson": "benson"}[
+        dead_stones.value]
+    options = ScoreOptions(move=move, dead_stones=choice)
+    status = 0
+    for path in files:
+        checked, games = life_file(path, options)
+        if output_format is Format.json:
+            from sgfcheck.report import json_text
+
+            typer.echo(json_text({"file": str(path), "readable": not checked.unreadable,
+                                  "games": [g.to_dict() for g in games]}))
+        else:
+            typer.echo(render_life_text(str(path), checked, games))
+        if checked.unreadable:
+            status = 2
+        elif any(g.error or any(f.code.code.startswith("LIF") for f in g.check.findings)
+                 for g in games):
+            status = max(status, 1)
+    raise typer.Exit(status)
+
+
 class FailOn(str, Enum):
     error = "error"
     illegal = "illegal"

@@ -92,3 +92,92 @@ def find_dead_stones(game: GameRecord, line: Line, board: Board,
         if found is not None:
             return found
     return nothing_known(game, line, board)
+
+
+# --- status of every chain (sgfcheck life) -----------------------------------------------------
+
+
+@dataclass
+class ChainStatus:
+    """One chain's life: ``alive``, ``dead``, ``seki`` or ``unknown``, and who said so."""
+
+    points: list[str]
+    colour: str
+    status: str
+    source: str
+    confidence: float | None
+    """1.0 for proofs and the players' agreement; None when the source gives none (GNU Go)."""
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
+    """Every chain's status. With a dead-stone source (markup, GNU Go, --dead) its word decides;
+    without one, only Benson's proofs decide and the rest is ``unknown``. Groups that live only
+    in seki (found after removing the dead stones) are ``seki``."""
+    from sgfcheck.benson import prove
+    from sgfcheck.scoring import analyse
+
+    proof = prove(board)
+    known = dead is not None and not dead.assumed
+    dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
+    position = analyse(board, dead_points)
+    seki = _mutual_seki(board, position.seki_stones[1], position.seki_stones[2],
+                        set(position.dame))
+    out = []
+    for chain in board.chains():
+        stones = sorted(chain.stones)
+        names = [point_name(board.point(p), board.height) for p in stones]
+        colour = "B" if chain.colour == 1 else "W"
+        first = stones[0]
+        if first in proof.alive:
+            status, source, conf = "alive", "benson", 1.0
+        elif first in proof.dead:
+            status, source, conf = "dead", "benson", 1.0
+        elif known and dead is not None:
+            status = "dead" if first in dead_points else "alive"
+            source = dead.source
+            conf = None if dead.source == "gnugo" else 1.0
+        else:
+            status, source, conf = "unknown", "none", None
+        if status != "dead" and first in seki and first not in proof.alive:
+            status, source = "seki", "seki analysis"
+        out.append(ChainStatus(names, colour, status, source, conf))
+    return out
+
+
+def _mutual_seki(board: Board, black: list[int], white: list[int], dame: set[int]) -> set[int]:
+    """Seki is mutual: keep the chains of groups without two eyes that share a dame point with
+    such a group of the other colour."""
+    nbrs = board.neighbours
+    in_seki = {1: set(black), 2: set(white)}
+    keep: set[int] = set()
+    for colour, other in ((1, 2), (2, 1)):
+        for chain in {id(board.chain_of[p]): board.chain_of[p] for p in in_seki[colour]
+                      if board.chain_of[p] is not None}.values():
+            assert chain is not None
+            shared = any(q in dame and any(r in in_seki[other] for r in nbrs[q])
+                         for s in chain.stones for q in nbrs[s])
+            if shared:
+                keep.update(chain.stones)
+    return keep
+
+
+def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
+    """The board with marks: X O alive, x o dead, X= O= seki, X? O? unknown."""
+    from sgfcheck.points import gtp_column, parse_point_name
+
+    mark: dict[int, str] = {}
+    for chain in statuses:
+        for name in chain.points:
+            col, row = parse_point_name(name, board.width, board.height)
+            p = board.index(col, row)
+            base = "X" if chain.colour == "B" else "O"
+            mark[p] = {"alive": base, "dead": base.lower(), "seki": base + "=",
+                       "unknown": base + "?"}[chain.status]
+    lines = ["    " + " ".join(f"{gtp_column(c):<2}" for c in range(board.width))]
+    for row in range(board.height):
+        cells = [f"{mark.get(row * board.width + c, '.'):<2}" for c in range(board.width)]
+        lines.append(f"{board.height - row:>3} " + " ".join(cells))
+    return "\n".join(lines)

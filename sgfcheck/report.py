@@ -9,9 +9,10 @@ from typing import Any
 
 from tabulate import tabulate
 
-from sgfcheck.adjudicate import FileScore, GameScore
+from sgfcheck.adjudicate import FileScore, GameLife, GameScore
 from sgfcheck.check import FileReport, GameReport
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.life import status_diagram
 from sgfcheck.points import point_name
 from sgfcheck.rules import PRESETS
 
@@ -225,3 +226,43 @@ def render_score_csv(reports: list[FileScore]) -> str:
                         score.margin, score.winner or "draw", rc,
                     ])
     return buffer.getvalue()
+
+
+# --- life ----------------------------------------------------------------------------------------
+
+
+def render_life_text(path: str, checked: FileReport, games: list[GameLife]) -> str:
+    out: list[str] = []
+    if checked.unreadable:
+        out.append(f"{path}: UNREADABLE")
+        for f in checked.findings:
+            out.append(f"  {f.code.code} {f.message}")
+    for game in games:
+        out.append(f"{path} game {game.check.game.index + 1}, position after move {game.move}")
+        for f in game.check.findings:
+            if f.code.code.startswith("LIF"):
+                out.append(f"  {f.code.code} {f.message}")
+        if game.error or game.board is None:
+            out.append(f"  not judged: {game.error}")
+            continue
+        source = game.dead.source if game.dead is not None else "none"
+        out.append(f"dead stones from: {source}" + (
+            " (nothing known: only unconditional life and death are decided)"
+            if game.dead is not None and game.dead.assumed else ""))
+        out.append(status_diagram(game.board, game.chains))
+        out.append("X O alive, x o dead, X= O= seki, X? O? unknown")
+        rows = []
+        for chain in sorted(game.chains, key=lambda c: (c.status == "alive", c.points[0])):
+            if chain.status == "alive" and chain.source != "benson":
+                continue
+            shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
+            conf = "" if chain.confidence is None else f"{chain.confidence:g}"
+            rows.append([chain.colour, chain.status, chain.source, conf, len(chain.points), shown])
+        if rows:
+            out.append(tabulate(rows, headers=["colour", "status", "source", "confidence",
+                                               "stones", "points"], tablefmt="simple"))
+        counts: dict[str, int] = {}
+        for chain in game.chains:
+            counts[chain.status] = counts.get(chain.status, 0) + 1
+        out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    return "\n".join(out)

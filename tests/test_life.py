@@ -1,0 +1,69 @@
+"""Life and death: Benson's proofs, seki, and the `sgfcheck life` status map."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES
+from typer.testing import CliRunner
+
+from sgfcheck.adjudicate import ScoreOptions, life_file
+from sgfcheck.benson import prove, unconditional
+from sgfcheck.board import BLACK, WHITE
+from sgfcheck.cli import app
+from sgfcheck.records import load_file
+from sgfcheck.replay import replay
+from sgfcheck.rules import JAPANESE
+
+
+def final_board(name: str):  # type: ignore[no-untyped-def]
+    game = load_file(FIXTURES / name).games[0]
+    return replay(game, game.main_line(), JAPANESE).board
+
+
+def statuses(name: str, **options: object) -> dict[str, tuple[str, str]]:
+    _, games = life_file(FIXTURES / name, ScoreOptions(**options))  # type: ignore[arg-type]
+    return {c.points[0]: (c.status, c.source) for c in games[0].chains}
+
+
+def test_two_vital_regions_make_a_chain_unconditionally_alive() -> None:
+    board = final_board("pass-alive.sgf")
+    chains, regions = unconditional(board, BLACK)
+    assert [len(c.stones) for c in chains] == [7]
+    proof = prove(board)
+    assert proof.dead == {board.index(2, 0)}  # C5
+    assert statuses("pass-alive.sgf") == {"B5": ("alive", "benson"), "C5": ("dead", "benson")}
+
+
+def test_three_groups_each_with_two_eyes_are_proven_big_territory_is_not() -> None:
+    board = final_board("three-groups.sgf")
+    black, _ = unconditional(board, BLACK)
+    white, _ = unconditional(board, WHITE)
+    assert sorted(len(c.stones) for c in black) == [6, 6, 6]
+    # White's group lives by a large territory: alive, but not unconditionally (Benson needs
+    # every empty point of a vital region to be a liberty).
+    assert white == []
+
+
+def test_seki_is_reported_as_seki_and_needs_both_sides() -> None:
+    s = statuses("seki.sgf")
+    assert s["B7"] == ("seki", "seki analysis") and s["D7"] == ("seki", "seki analysis")
+    assert s["A5"] == ("unknown", "none") and s["G7"] == ("unknown", "none")
+
+
+def test_markup_decides_when_present() -> None:
+    s = statuses("scoring-basic.sgf")
+    assert s["E3"] == ("dead", "markup")
+    assert s["C5"] == ("alive", "markup")
+
+
+def test_life_command_text_and_json() -> None:
+    runner = CliRunner()
+    text = runner.invoke(app, ["life", str(FIXTURES / "pass-alive.sgf")])
+    assert text.exit_code == 0
+    assert " o " in text.output.splitlines()[3]  # row 5 shows the dead white stone
+    doc = json.loads(runner.invoke(app, ["life", "--format", "json",
+                                         str(FIXTURES / "pass-alive.sgf")]).output)
+    chains = doc["games"][0]["chains"]
+    assert {(c["points"][0], c["status"], c["source"], c["confidence"]) for c in chains} == {
+        ("B5", "alive", "benson", 1.0), ("C5", "dead", "benson", 1.0)}
