@@ -80,6 +80,14 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones
 
 
 def nothing_known(game: GameRecord, line: Line, board: Board) -> DeadStones:
+    """No source knows: only stones proven dead (Benson) are removed, never a guess."""
+    from sgfcheck.benson import prove
+
+    proven = prove(board).dead
+    if proven:
+        return DeadStones(proven, "benson", [
+            "no dead-stone information: only the stones proven dead whatever anyone plays "
+            "(Benson) are removed; every other stone is counted alive"], assumed=True)
     return DeadStones(set(), "none", ["no dead-stone information: every stone is counted alive "
                                       "(territory counts may be wrong)"], assumed=True)
 

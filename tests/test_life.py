@@ -67,3 +67,14 @@ def test_life_command_text_and_json() -> None:
     chains = doc["games"][0]["chains"]
     assert {(c["points"][0], c["status"], c["source"], c["confidence"]) for c in chains} == {
         ("B5", "alive", "benson", 1.0), ("C5", "dead", "benson", 1.0)}
+
+
+def test_score_without_markup_removes_only_proven_dead_stones() -> None:
+    from sgfcheck.adjudicate import score_file
+
+    (game,) = score_file(FIXTURES / "pass-alive.sgf", ScoreOptions(rules=("chinese",))).games
+    assert game.dead is not None and game.dead.source == "benson" and game.dead.assumed
+    assert game.dead.names(game.position.board) == ["C5"]  # type: ignore[union-attr]
+    japanese = game.scores[0]
+    # A5, C5-D5 (the dead stone's point included) and A1-E3: 18 points, + 1 dead stone.
+    assert (japanese.black.empty, japanese.black.dead, japanese.black.total) == (18, 1, 19)
