@@ -1,0 +1,115 @@
+"""Dead-stone judgement against the players' agreement.
+
+Ground truth: the KGS games of ../shared/corpus/kgs/ whose final node carries TB/TW markup and
+whose RE is a score. For each, the markup is hidden and the final position judged by sgfcheck
+(`life` without markup: proofs, seki, and whatever layers exist) and by GNU Go (when installed),
+in the same run. Printed for each: exact agreement of the dead-stone set, agreement of the winner
+and of the margin under the game's own rules, the share of games with an undecided chain, and the
+median and maximum seconds per game.
+
+    .venv/bin/python bench/life_accuracy.py [--every N] [--no-gnugo] [CORPUS_KGS_DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from sgfcheck.check import CheckOptions, check_loaded
+from sgfcheck.gnugo import GnuGoError, find_gnugo, gnugo_dead_stones
+from sgfcheck.life import chain_statuses, markup_dead_stones, nothing_known
+from sgfcheck.records import load_file
+from sgfcheck.scoring import analyse, count
+
+HERE = Path(__file__).resolve().parent
+DEFAULT = HERE.parent.parent / "shared" / "corpus" / "kgs"
+NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
+
+
+class Tally:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.games = self.exact = self.winner = self.margin = self.undecided = 0
+        self.failed = 0
+        self.times: list[float] = []
+
+    def line(self) -> str:
+        n = self.games or 1
+        med = statistics.median(self.times) if self.times else 0.0
+        worst = max(self.times) if self.times else 0.0
+        return (f"{self.name:10} games {self.games:4}  exact dead set {self.exact:4} "
+                f"({100 * self.exact / n:5.1f}%)  winner {100 * self.winner / n:5.1f}%  "
+                f"margin {100 * self.margin / n:5.1f}%  undecided {100 * self.undecided / n:5.1f}%"
+                f"  failed {self.failed}  median {med:.3f} s  max {worst:.2f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--every", type=int, default=1, help="take every N-th game")
+    parser.add_argument("--no-gnugo", action="store_true")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+    files = [p for p in sorted(args.corpus.rglob("*.sgf"))
+             if (d := p.read_bytes()) and (b"TW[" in d or b"TB[" in d) and NUMERIC_RE.search(d)]
+    files = files[:: args.every]
+    use_gnugo = not args.no_gnugo and find_gnugo() is not None
+    ours, gnu = Tally("sgfcheck"), Tally("GNU Go")
+    for path in files:
+        report = check_loaded(load_file(path), CheckOptions()).games[0]
+        game, line, rep = report.game, report.line, report.replay
+        assert line is not None and rep is not None and report.rules is not None
+        board = rep.board
+        truth = markup_dead_stones(game, line, board)
+        assert truth is not None
+        ruleset = report.rules.ruleset
+        true_score = count(analyse(board, truth.points), rep, ruleset, game.handicap)
+
+        def judge(tally: Tally, dead: set[int], undecided: bool, seconds: float,
+                  board=board, rep=rep, ruleset=ruleset, game=game,  # noqa: B008
+                  truth=truth, true_score=true_score) -> None:
+            tally.games += 1
+            tally.times.append(seconds)
+            tally.exact += dead == truth.points
+            score = count(analyse(board, dead), rep, ruleset, game.handicap)
+            tally.winner += score.winner == true_score.winner
+            tally.margin += score.margin == true_score.margin
+            tally.undecided += undecided
+
+        start = time.perf_counter()
+        statuses = chain_statuses(board, nothing_known(game, line, board))
+        dead = {board.index(*_point(n, board)) for c in statuses if c.status == "dead"
+                for n in c.points}
+        judge(ours, dead, any(c.status == "unknown" for c in statuses),
+              time.perf_counter() - start)
+        if use_gnugo:
+            start = time.perf_counter()
+            try:
+                found = gnugo_dead_stones(game, line, board)
+            except GnuGoError:
+                gnu.failed += 1
+                continue
+            judge(gnu, found.points, False, time.perf_counter() - start)
+    print(f"{len(files)} KGS games with TB/TW markup and a numeric RE (markup hidden)")
+    print(ours.line())
+    if use_gnugo:
+        print(gnu.line())
+    else:
+        print("GNU Go: not run (not installed or --no-gnugo)")
+    return 0
+
+
+def _point(name: str, board):  # type: ignore[no-untyped-def]
+    from sgfcheck.points import parse_point_name
+
+    return parse_point_name(name, board.width, board.height)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
