@@ -21,7 +21,12 @@ from pathlib import Path
 
 from sgfcheck.check import CheckOptions, check_loaded
 from sgfcheck.gnugo import GnuGoError, find_gnugo, gnugo_dead_stones
-from sgfcheck.life import chain_statuses, markup_dead_stones, nothing_known
+from sgfcheck.life import (
+    chain_statuses,
+    estimated_dead_stones,
+    markup_dead_stones,
+    nothing_known,
+)
 from sgfcheck.records import load_file
 from sgfcheck.scoring import analyse, count
 
@@ -60,7 +65,7 @@ def main() -> int:
              if (d := p.read_bytes()) and (b"TW[" in d or b"TB[" in d) and NUMERIC_RE.search(d)]
     files = files[:: args.every]
     use_gnugo = not args.no_gnugo and find_gnugo() is not None
-    ours, gnu = Tally("sgfcheck"), Tally("GNU Go")
+    ours, estimate, gnu = Tally("proofs"), Tally("estimate"), Tally("GNU Go")
     for path in files:
         report = check_loaded(load_file(path), CheckOptions()).games[0]
         game, line, rep = report.game, report.line, report.replay
@@ -88,6 +93,9 @@ def main() -> int:
                 for n in c.points}
         judge(ours, dead, any(c.status == "unknown" for c in statuses),
               time.perf_counter() - start)
+        start = time.perf_counter()
+        estimated = estimated_dead_stones(game, line, board)
+        judge(estimate, estimated.points, False, time.perf_counter() - start)
         if use_gnugo:
             start = time.perf_counter()
             try:
@@ -98,6 +106,7 @@ def main() -> int:
             judge(gnu, found.points, False, time.perf_counter() - start)
     print(f"{len(files)} KGS games with TB/TW markup and a numeric RE (markup hidden)")
     print(ours.line())
+    print(estimate.line())
     if use_gnugo:
         print(gnu.line())
     else:

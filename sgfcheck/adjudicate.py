@@ -18,6 +18,7 @@ from sgfcheck.life import (
     DeadStoneSource,
     all_alive,
     chain_statuses,
+    estimated_dead_stones,
     find_dead_stones,
     markup_dead_stones,
     user_dead_stones,
@@ -113,6 +114,8 @@ def _position_and_dead(report: GameReport, options: ScoreOptions
         sources.append(all_alive)
     elif options.dead_stones == "gnugo":
         sources.append(gnugo_dead_stones)
+    elif options.dead_stones == "estimate":
+        sources.append(estimated_dead_stones)
     elif at_end and options.dead_stones in ("auto", "markup"):
         sources.append(markup_dead_stones)
     try:

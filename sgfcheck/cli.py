@@ -42,6 +42,7 @@ class DeadStoneChoice(str, Enum):
     markup = "markup"
     none = "none"
     gnugo = "gnugo"
+    estimate = "estimate"
 
 
 class ScoreFormat(str, Enum):
@@ -154,8 +155,8 @@ def score(
     dead_stones: Annotated[
         DeadStoneChoice,
         typer.Option(help="Where dead stones come from: auto (TB/TW markup if the record has "
-                     "it, else every stone alive), markup, none (every stone alive), gnugo "
-                     "(ask GNU Go)."),
+                     "it, else only stones proven dead), markup, none (every stone alive), gnugo "
+                     "(ask GNU Go), estimate (sgfcheck's own estimate)."),
     ] = DeadStoneChoice.auto,
     move: Annotated[
         int | None,
@@ -224,6 +225,7 @@ class LifeSource(str, Enum):
     markup = "markup"
     gnugo = "gnugo"
     benson = "benson"
+    estimate = "estimate"
 
 
 @app.command()
@@ -235,7 +237,8 @@ def life(
     dead_stones: Annotated[
         LifeSource,
         typer.Option(help="auto (TB/TW markup if present, else proofs only), markup, gnugo "
-                     "(ask GNU Go), benson (proofs only: unconditional life and death)."),
+                     "(ask GNU Go), benson (proofs only: unconditional life and death), estimate "
+                     "(sgfcheck's own estimate)."),
     ] = LifeSource.auto,
     output_format: Annotated[Format, typer.Option("--format")] = Format.text,
 ) -> None:
@@ -249,8 +252,7 @@ def life(
 
     if move is not None and move < 0:
         raise _usage_error("--move takes a move number from 0")
-    choice = {"auto": "auto", "markup": "markup", "gnugo": "gnugo", "benson": "benson"}[
-        dead_stones.value]
+    choice = dead_stones.value
     options = ScoreOptions(move=move, dead_stones=choice)
     status = 0
     for path in files:

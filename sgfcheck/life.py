@@ -79,6 +79,18 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones
                                         f"{len(tw)} white points"])
 
 
+def estimated_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
+    """The estimator (:mod:`sgfcheck.estimate`) on top of Benson's proofs."""
+    from sgfcheck.benson import prove
+    from sgfcheck.estimate import estimate_dead
+
+    proof = prove(board)
+    dead = proof.dead | estimate_dead(board, protected=proof.alive)
+    return DeadStones(dead, "estimate", [
+        "estimated from the position (an estimate, not the players' word): stones whose removal "
+        "settles the board"], assumed=True)
+
+
 def nothing_known(game: GameRecord, line: Line, board: Board) -> DeadStones:
     """No source knows: only stones proven dead (Benson) are removed, never a guess."""
     from sgfcheck.benson import prove
@@ -128,7 +140,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     from sgfcheck.scoring import analyse
 
     proof = prove(board)
-    known = dead is not None and not dead.assumed
+    known = dead is not None and (not dead.assumed or dead.source == "estimate")
     dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
     position = analyse(board, dead_points)
     seki = _mutual_seki(board, position.seki_stones[1], position.seki_stones[2],
@@ -146,7 +158,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
         elif known and dead is not None:
             status = "dead" if first in dead_points else "alive"
             source = dead.source
-            conf = None if dead.source == "gnugo" else 1.0
+            conf = None if dead.source in ("gnugo", "estimate") else 1.0
         else:
             status, source, conf = "unknown", "none", None
         if status != "dead" and first in seki and first not in proof.alive:

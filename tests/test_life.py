@@ -78,3 +78,23 @@ def test_score_without_markup_removes_only_proven_dead_stones() -> None:
     japanese = game.scores[0]
     # A5, C5-D5 (the dead stone's point included) and A1-E3: 18 points, + 1 dead stone.
     assert (japanese.black.empty, japanese.black.dead, japanese.black.total) == (18, 1, 19)
+
+
+def test_estimate_finds_the_dead_stone_and_keeps_the_seki() -> None:
+    assert statuses("scoring-basic.sgf", dead_stones="estimate")["E3"] == ("dead", "estimate")
+    s = statuses("seki.sgf", dead_stones="estimate")
+    assert s["B7"][0] == "seki" and s["D7"][0] == "seki"
+    assert s["A5"] == ("alive", "estimate") and s["G7"] == ("alive", "estimate")
+    assert statuses("pass-alive.sgf", dead_stones="estimate")["C5"] == ("dead", "benson")
+    assert all(v[0] == "alive" for v in statuses("three-groups.sgf",
+                                                 dead_stones="estimate").values())
+
+
+def test_estimate_as_a_score_source() -> None:
+    from sgfcheck.adjudicate import score_file
+
+    (game,) = score_file(FIXTURES / "scoring-basic.sgf",
+                         ScoreOptions(rules=("chinese",), dead_stones="estimate")).games
+    assert game.dead is not None and game.dead.source == "estimate"
+    assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
+    assert game.result_check is not None and game.result_check.status == "match"
