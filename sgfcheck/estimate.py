@@ -85,10 +85,12 @@ def estimate_dead(board: Board, protected: set[int] | None = None) -> set[int]:
         owner, area_of, areas = _areas(colour, nbrs, width)
         weak = {a for a, (_, _, eyes) in areas.items() if eyes < 2}
         removed = False
-        for a in sorted(weak, key=lambda a: (len(areas[a][1]), a)):
-            c, stones, _ = areas[a]
-            if any(s in protected for s in stones) or _in_seki(stones, c, colour, owner, nbrs,
-                                                                area_of, weak):
+        candidates = [areas[a][:2] for a in sorted(weak, key=lambda a: (len(areas[a][1]), a))]
+        candidates += _zones(colour, nbrs, area_of, areas, weak)
+        for c, stones in candidates:
+            if any(s in protected for s in stones) or any(
+                    _in_seki(areas[a][1], c, colour, owner, nbrs, area_of, weak)
+                    for a in {area_of[s] for s in stones}):
                 continue
             trial = list(colour)
             for s in stones:
@@ -108,20 +110,58 @@ def estimate_dead(board: Board, protected: set[int] | None = None) -> set[int]:
     return dead
 
 
+def _zones(colour: list[int], nbrs: list[tuple[int, ...]], area_of: list[int],
+           areas: dict[int, tuple[int, list[int], int]], weak: set[int]
+           ) -> list[tuple[int, list[int]]]:
+    """Weak areas taken together: for each colour, the stones of every zone (points that are
+    not the opponent's stones, connected) whose areas are all weak; a dead group is often in
+    several pieces inside one territory."""
+    out = []
+    for c in (1, 2):
+        seen = [False] * len(colour)
+        for start, sc in enumerate(colour):
+            if sc != c or seen[start]:
+                continue
+            seen[start] = True
+            todo = [start]
+            stones = []
+            while todo:
+                p = todo.pop()
+                if colour[p] == c:
+                    stones.append(p)
+                for q in nbrs[p]:
+                    if not seen[q] and colour[q] != 3 - c:
+                        seen[q] = True
+                        todo.append(q)
+            zone_areas = {area_of[s] for s in stones}
+            if len(zone_areas) > 1 and zone_areas <= weak:
+                out.append((c, sorted(stones)))
+    return sorted(out, key=lambda x: len(x[1]))
+
+
 def _in_seki(stones: list[int], c: int, colour: list[int], owner: list[int],
              nbrs: list[tuple[int, ...]], area_of: list[int], weak: set[int]) -> bool:
-    """A chain of the area and a chain of a weak opponent area share a dame point, and each has
-    at most two liberties: whoever fills the shared point puts himself in atari (seki)."""
+    """The area shares a dame point with a weak opponent area, and neither side can play that
+    point without putting its own stones in atari: a seki."""
     for s in stones:
         for q in nbrs[s]:
             if colour[q] != EMPTY or owner[q] != 3:
                 continue
-            for r in nbrs[q]:
-                if colour[r] == 3 - c and area_of[r] in weak and \
-                        len(_liberties(colour, nbrs, s)) <= 2 and \
-                        len(_liberties(colour, nbrs, r)) <= 2:
-                    return True
+            if any(colour[r] == 3 - c and area_of[r] in weak for r in nbrs[q]) and \
+                    _self_atari(colour, nbrs, q, c) and _self_atari(colour, nbrs, q, 3 - c):
+                return True
     return False
+
+
+def _self_atari(colour: list[int], nbrs: list[tuple[int, ...]], point: int, c: int) -> bool:
+    """Whether a stone of colour c at the empty point would be left with one liberty or none
+    (captures aside: a capture is never a self-atari)."""
+    trial = list(colour)
+    trial[point] = c
+    for q in nbrs[point]:
+        if trial[q] == 3 - c and not _liberties(trial, nbrs, q):
+            return False  # it captures
+    return len(_liberties(trial, nbrs, point)) <= 1
 
 
 def _liberties(colour: list[int], nbrs: list[tuple[int, ...]], start: int) -> set[int]:
