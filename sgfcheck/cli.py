@@ -171,8 +171,7 @@ def score(
         str | None, typer.Option(help="Read every file in this encoding.")
     ] = None,
 ) -> None:
-    """Count each game's final position under several rulesets, say why the counts differ and
-    whether RE is right.
+    """Count each game under several rulesets, explain the differences and check RE.
 
     Exit status: 0 every scored result matches (or is not a score), 1 a mismatch, an
     unverifiable result or an error finding, 2 usage error or unreadable input.
