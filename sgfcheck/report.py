@@ -246,9 +246,10 @@ def render_life_text(path: str, checked: FileReport, games: list[GameLife]) -> s
             out.append(f"  not judged: {game.error}")
             continue
         source = game.dead.source if game.dead is not None else "none"
-        out.append(f"dead stones from: {source}" + (
-            " (nothing known: only unconditional life and death are decided)"
-            if game.dead is not None and game.dead.assumed else ""))
+        why = {"none": " (nothing known: only unconditional life and death are decided)",
+               "benson": " (nothing known: only unconditional life and death are decided)",
+               "estimate": " (an estimate from the position, not the players' word)"}
+        out.append(f"dead stones from: {source}{why.get(source, '')}")
         out.append(status_diagram(game.board, game.chains))
         out.append("X O alive, x o dead, X= O= seki, X? O? unknown")
         rows = []
