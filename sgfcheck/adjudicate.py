@@ -43,8 +43,9 @@ class ScoreOptions:
     game_rules: str = "auto"
     encoding: str | None = None
     dead_stones: str = "auto"
-    """``auto`` (markup if the record has it, else every stone alive), ``markup``, ``none``
-    (every stone alive) or ``gnugo`` (ask GNU Go). ``dead``/``alive`` win over it."""
+    """``auto`` (markup if the record has it, else only stones proven dead), ``markup``,
+    ``none`` (every stone alive), ``gnugo`` (ask GNU Go) or ``estimate`` (sgfcheck's estimate).
+    ``dead``/``alive`` win over it."""
 
 
 @dataclass
@@ -168,10 +169,14 @@ class FileScore:
 
 def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileScore:
     options = options or ScoreOptions()
+    checked = _check(path, options)
+    return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
+
+
+def _check(path: str | Path, options: ScoreOptions) -> Any:
     check_options = CheckOptions(rules=options.game_rules, komi=options.komi,
                                  encoding=options.encoding)
-    checked = check_loaded(load_file(path, options.encoding), check_options)
-    return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
+    return check_loaded(load_file(path, options.encoding), check_options)
 
 
 @dataclass
@@ -203,8 +208,7 @@ class GameLife:
 def life_file(path: str | Path, options: ScoreOptions | None = None) -> tuple[Any, list[GameLife]]:
     """Each game's chains with their status, for ``sgfcheck life``."""
     options = options or ScoreOptions()
-    checked = check_loaded(load_file(path, options.encoding),
-                           CheckOptions(rules=options.game_rules, encoding=options.encoding))
+    checked = _check(path, options)
     out = []
     for report in checked.games:
         life = GameLife(report)

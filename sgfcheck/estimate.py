@@ -15,63 +15,19 @@ exactly on most but not all of them (see ``bench/life_accuracy.py``).
 from __future__ import annotations
 
 from sgfcheck.board import EMPTY, Board
-from sgfcheck.scoring import _eyes
+from sgfcheck.scoring import _eyes, areas, empty_owners
 
 MAX_ROUNDS = 200
 
 
 def _areas(colour: list[int], nbrs: list[tuple[int, ...]], width: int
            ) -> tuple[list[int], list[int], dict[int, tuple[int, list[int], int]]]:
-    """Owner of every empty point (1, 2, 3 for both, 0 for none), the area of every stone and
-    own empty point, and per area: (colour, stones, eyes)."""
-    n = len(colour)
-    owner = [0] * n
-    seen = [False] * n
-    for start in range(n):
-        if colour[start] != EMPTY or seen[start]:
-            continue
-        seen[start] = True
-        points = [start]
-        borders = 0
-        i = 0
-        while i < len(points):
-            for q in nbrs[points[i]]:
-                c = colour[q]
-                if c == EMPTY:
-                    if not seen[q]:
-                        seen[q] = True
-                        points.append(q)
-                else:
-                    borders |= c
-            i += 1
-        for p in points:
-            owner[p] = borders
-    area_of = [-1] * n
-    areas: dict[int, tuple[int, list[int], int]] = {}
-    for start in range(n):
-        c = colour[start]
-        if c == EMPTY or area_of[start] >= 0:
-            continue
-        area_of[start] = start
-        members = [start]
-        through: set[int] = set()
-        i = 0
-        while i < len(members):
-            for q in nbrs[members[i]]:
-                if area_of[q] >= 0 or q in through:
-                    continue
-                qc = colour[q]
-                if qc == EMPTY and owner[q] == 3:
-                    through.add(q)
-                    members.append(q)
-                elif qc == c or (qc == EMPTY and owner[q] == c):
-                    area_of[q] = start
-                    members.append(q)
-            i += 1
-        own = [p for p in members if colour[p] == EMPTY and owner[p] == c]
-        stones = [p for p in members if colour[p] == c]
-        areas[start] = (c, stones, _eyes(own, nbrs, width))
-    return owner, area_of, areas
+    """Owner of every empty point, the area of every stone, and per area: (colour, stones,
+    eyes), with the scorer's areas (:func:`sgfcheck.scoring.areas`)."""
+    owner = empty_owners(colour, nbrs)
+    area_of, found = areas(colour, owner, nbrs)
+    return owner, area_of, {a: (c, stones, _eyes(own, nbrs, width))
+                            for a, (c, stones, own) in found.items()}
 
 
 def estimate_dead(board: Board, protected: set[int] | None = None) -> set[int]:

@@ -56,71 +56,57 @@ class Position:
     does not count them (as KGS and goscorer do); area counting is unaffected."""
 
 
-def analyse(board: Board, dead: set[int]) -> Position:
-    colour = list(board.colour)
-    dead_count = {BLACK: 0, WHITE: 0}
-    for p in dead:
-        if colour[p] != EMPTY:
-            dead_count[colour[p]] += 1
-            colour[p] = EMPTY
-    nbrs = board.neighbours
+def empty_owners(colour: list[int], nbrs: list[tuple[int, ...]]) -> list[int]:
+    """For every empty point, who its empty region touches: 1 black, 2 white, 3 both (dame),
+    0 nobody; 0 for stones."""
     n = len(colour)
-    owner = [0] * n  # for empty points: 1, 2, or 3 (both: dame), 0 (touches no stone)
-    region_of = [-1] * n
-    region_sizes: list[int] = []
-    empty = {BLACK: 0, WHITE: 0}
-    dame: list[int] = []
+    owner = [0] * n
+    seen = [False] * n
     for start in range(n):
-        if colour[start] != EMPTY or region_of[start] >= 0:
+        if colour[start] != EMPTY or seen[start]:
             continue
-        rid = len(region_sizes)
-        region_of[start] = rid
+        seen[start] = True
         points = [start]
         borders = 0
         i = 0
         while i < len(points):
-            p = points[i]
-            i += 1
-            for q in nbrs[p]:
+            for q in nbrs[points[i]]:
                 c = colour[q]
                 if c == EMPTY:
-                    if region_of[q] < 0:
-                        region_of[q] = rid
+                    if not seen[q]:
+                        seen[q] = True
                         points.append(q)
                 else:
                     borders |= c
-        region_sizes.append(len(points))
+            i += 1
         for p in points:
             owner[p] = borders
-        if borders in (BLACK, WHITE):
-            empty[borders] += len(points)
-        else:
-            dame.extend(points)
-    stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
+    return owner
 
-    # Points each colour must still fill (false eyes, protective connections): never territory.
-    must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in (BLACK, WHITE)}
 
-    # Areas: stones of one colour joined through their own empty points and through dame (as
-    # CGoban does). The own empty points, false eyes excluded, are the area's eye space; an area
-    # with fewer than two eyes lives only in seki.
+def areas(colour: list[int], owner: list[int], nbrs: list[tuple[int, ...]],
+          neutral: dict[int, set[int]] | None = None
+          ) -> tuple[list[int], dict[int, tuple[int, list[int], list[int]]]]:
+    """Areas: stones of one colour joined through their own empty points and through dame (as
+    CGoban does). ``neutral[c]`` are own points of c that count as dame (points to fill).
+
+    Returns the area of every stone and own empty point, and per area (keyed by its first
+    stone): its colour, its stones, and its own empty points (the eye space).
+    """
+    n = len(colour)
     area_of = [-1] * n
-    seki_empty: dict[int, list[int]] = {BLACK: [], WHITE: []}
-    seki_stones: dict[int, list[int]] = {BLACK: [], WHITE: []}
-    groups = {BLACK: 0, WHITE: 0}
+    out: dict[int, tuple[int, list[int], list[int]]] = {}
     for start in range(n):
         c = colour[start]
         if c == EMPTY or area_of[start] >= 0:
             continue
-        fill = must_fill[c]
+        fill = neutral[c] if neutral else set()
         area_of[start] = start
         members = [start]
         through: set[int] = set()  # dame passed through: shared by both colours' areas
         i = 0
         while i < len(members):
-            p = members[i]
-            i += 1
-            for q in nbrs[p]:
+            for q in nbrs[members[i]]:
                 if area_of[q] >= 0 or q in through:
                     continue
                 qc = colour[q]
@@ -130,11 +116,44 @@ def analyse(board: Board, dead: set[int]) -> Position:
                 elif qc == c or (qc == EMPTY and owner[q] == c):
                     area_of[q] = start
                     members.append(q)
-        own_empty = [p for p in members if colour[p] == EMPTY and owner[p] == c
-                     and p not in fill]
+            i += 1
+        stones = [p for p in members if colour[p] == c]
+        own = [p for p in members if colour[p] == EMPTY and owner[p] == c and p not in fill]
+        out[start] = (c, stones, own)
+    return area_of, out
+
+
+def analyse(board: Board, dead: set[int]) -> Position:
+    colour = list(board.colour)
+    dead_count = {BLACK: 0, WHITE: 0}
+    for p in dead:
+        if colour[p] != EMPTY:
+            dead_count[colour[p]] += 1
+            colour[p] = EMPTY
+    nbrs = board.neighbours
+    owner = empty_owners(colour, nbrs)
+    empty = {BLACK: 0, WHITE: 0}
+    dame: list[int] = []
+    for p, c in enumerate(colour):
+        if c == EMPTY:
+            if owner[p] in (BLACK, WHITE):
+                empty[owner[p]] += 1
+            else:
+                dame.append(p)
+    stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
+
+    # Points each colour must still fill (false eyes, protective connections): never territory.
+    must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in (BLACK, WHITE)}
+
+    # The own empty points of an area, false eyes excluded, are its eye space; an area with
+    # fewer than two eyes lives only in seki.
+    seki_empty: dict[int, list[int]] = {BLACK: [], WHITE: []}
+    seki_stones: dict[int, list[int]] = {BLACK: [], WHITE: []}
+    groups = {BLACK: 0, WHITE: 0}
+    for c, area_stones, own_empty in areas(colour, owner, nbrs, must_fill)[1].values():
         if _eyes(own_empty, nbrs, board.width) < 2:
             seki_empty[c].extend(own_empty)
-            seki_stones[c].extend(p for p in members if colour[p] == c)
+            seki_stones[c].extend(area_stones)
         else:
             groups[c] += 1
     return Position(board, colour, empty, dame, stones, dead_count, seki_empty, seki_stones,
