@@ -2,10 +2,13 @@
 
 Ground truth: the KGS games of ../shared/corpus/kgs/ whose final node carries TB/TW markup and
 whose RE is a score. For each, the markup is hidden and the final position judged by sgfcheck
-(`life` without markup: proofs, seki, and whatever layers exist) and by GNU Go (when installed),
-in the same run. Printed for each: exact agreement of the dead-stone set, agreement of the winner
-and of the margin under the game's own rules, the share of games with an undecided chain, and the
-median and maximum seconds per game.
+(proofs only, and the estimate: proofs + seeded playouts) and by GNU Go (when installed), in the
+same run. Printed for each: exact agreement of the dead-stone set (for the estimate: with no chain
+left uncertain), agreement of the winner and of the margin under the game's own rules, the share
+of games with an undecided chain, games where a confident decision gives the wrong winner
+(every way the uncertain chains may go gives a winner other than the markup's), and the median
+and maximum seconds per game. For the estimate, "guess" also counts the uncertain chains by their
+majority (dead when their own colour kept them in under half of the playouts).
 
     .venv/bin/python bench/life_accuracy.py [--every N] [--no-gnugo] [CORPUS_KGS_DIR]
 """
@@ -19,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from sgfcheck.adjudicate import _ways
 from sgfcheck.check import CheckOptions, check_loaded
 from sgfcheck.gnugo import GnuGoError, find_gnugo, gnugo_dead_stones
 from sgfcheck.life import (
@@ -39,7 +43,7 @@ class Tally:
     def __init__(self, name: str) -> None:
         self.name = name
         self.games = self.exact = self.winner = self.margin = self.undecided = 0
-        self.failed = 0
+        self.failed = self.guess = self.wrong_winner = 0
         self.times: list[float] = []
 
     def line(self) -> str:
@@ -49,7 +53,9 @@ class Tally:
         return (f"{self.name:10} games {self.games:4}  exact dead set {self.exact:4} "
                 f"({100 * self.exact / n:5.1f}%)  winner {100 * self.winner / n:5.1f}%  "
                 f"margin {100 * self.margin / n:5.1f}%  undecided {100 * self.undecided / n:5.1f}%"
-                f"  failed {self.failed}  median {med:.3f} s  max {worst:.2f} s")
+                f"  failed {self.failed}  median {med:.3f} s  max {worst:.2f} s"
+                + (f"\n{'':10} guess exact {100 * self.guess / n:5.1f}%  confident wrong winner "
+                   f"{self.wrong_winner} games" if self.name == "estimate" else ""))
 
 
 def main() -> int:
@@ -95,7 +101,17 @@ def main() -> int:
               time.perf_counter() - start)
         start = time.perf_counter()
         estimated = estimated_dead_stones(game, line, board)
-        judge(estimate, estimated.points, False, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        uncertain = estimated.uncertain
+        judge(estimate, estimated.points, bool(uncertain), seconds)
+        if uncertain:
+            estimate.exact -= estimated.points == truth.points
+        guess = estimated.points | {s for c in uncertain if c.share < 0.5 for s in c.stones}
+        estimate.guess += guess == truth.points
+        winners = {count(analyse(board, estimated.points | extra), rep, ruleset,
+                         game.handicap).winner for _, extra in _ways(board, estimated)}
+        winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
+        estimate.wrong_winner += true_score.winner not in winners
         if use_gnugo:
             start = time.perf_counter()
             try:

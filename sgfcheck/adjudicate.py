@@ -18,7 +18,7 @@ from sgfcheck.life import (
     DeadStoneSource,
     all_alive,
     chain_statuses,
-    estimated_dead_stones,
+    estimator,
     find_dead_stones,
     markup_dead_stones,
     user_dead_stones,
@@ -26,7 +26,16 @@ from sgfcheck.life import (
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
-from sgfcheck.scoring import Position, ResultCheck, Score, analyse, check_result, count, explain
+from sgfcheck.scoring import (
+    Position,
+    ResultCheck,
+    Score,
+    analyse,
+    check_result,
+    check_result_uncertain,
+    count,
+    explain,
+)
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
 
@@ -43,9 +52,12 @@ class ScoreOptions:
     game_rules: str = "auto"
     encoding: str | None = None
     dead_stones: str = "auto"
-    """``auto`` (markup if the record has it, else only stones proven dead), ``markup``,
-    ``none`` (every stone alive), ``gnugo`` (ask GNU Go) or ``estimate`` (sgfcheck's estimate).
+    """``auto`` (markup if the record has it, else the estimate), ``markup`` (else only stones
+    proven dead), ``estimate`` (proofs and playouts, with uncertain chains named), ``benson``
+    (only stones proven dead), ``gnugo`` (ask GNU Go) or ``none`` (every stone alive).
     ``dead``/``alive`` win over it."""
+    seed: int = 0
+    """Seed of the estimate's playouts (the same seed gives the same judgement)."""
 
 
 @dataclass
@@ -63,9 +75,8 @@ class GameScore:
         out = self.check.to_dict(encoding, guessed)
         board = self.position.board if self.position else None
         out["scored_move"] = self.scored_move
-        out["dead_stones"] = None if self.dead is None or board is None else {
-            "points": self.dead.names(board), "source": self.dead.source,
-            "notes": self.dead.notes}
+        out["dead_stones"] = None if self.dead is None or board is None else \
+            self.dead.to_dict(board)
         out["seki"] = None if self.position is None else {
             colour: [_name(self.position, p) for p in pts]
             for colour, pts in (("black", self.position.seki_empty[1]),
@@ -116,9 +127,12 @@ def _position_and_dead(report: GameReport, options: ScoreOptions
     elif options.dead_stones == "gnugo":
         sources.append(gnugo_dead_stones)
     elif options.dead_stones == "estimate":
-        sources.append(estimated_dead_stones)
-    elif at_end and options.dead_stones in ("auto", "markup"):
-        sources.append(markup_dead_stones)
+        sources.append(estimator(options.seed))
+    elif options.dead_stones in ("auto", "markup"):
+        if at_end:
+            sources.append(markup_dead_stones)
+        if options.dead_stones == "auto":
+            sources.append(estimator(options.seed))
     try:
         dead = find_dead_stones(game, line, rep.board, sources)
     except GnuGoError as exc:
@@ -150,7 +164,53 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
     final = rep.ended_by_passes is not None and options.move is None
-    out.result_check = check_result(report.result, base, dead, final)
+    if dead.uncertain:
+        outcomes = [("the uncertain chains are alive", base)] + [
+            (how, count(analyse(rep.board, dead.points | extra), rep, own, game.handicap))
+            for how, extra in _ways(rep.board, dead)]
+        out.result_check = check_result_uncertain(report.result, outcomes, dead, final)
+    else:
+        out.result_check = check_result(report.result, base, dead, final)
+    return out
+
+
+MAX_UNCERTAIN_GROUPS = 6
+"""Up to this many uncertain groups, every way they may go is counted; beyond, only the ways
+that favour one colour most (all of Black's dead and White's alive, and the reverse)."""
+
+
+def _ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
+    """Ways the uncertain chains may go, other than all alive: (description, stones dead).
+    Uncertain chains of one colour in one area (joined through own empty points or dame, as
+    the scorer's areas) go together."""
+    from itertools import product
+
+    from sgfcheck.points import point_name
+    from sgfcheck.scoring import areas, empty_owners
+
+    colour = list(board.colour)
+    for p in dead.points:
+        colour[p] = 0
+    area_of, _ = areas(colour, empty_owners(colour, board.neighbours), board.neighbours)
+    groups: dict[int, list[int]] = {}
+    for chain in dead.uncertain:
+        groups.setdefault(area_of[chain.stones[0]], []).extend(chain.stones)
+    named = [(("B " if board.colour[g[0]] == 1 else "W ")
+              + point_name(board.point(min(g)), board.height), set(g)) for g in groups.values()]
+    if len(named) <= MAX_UNCERTAIN_GROUPS:
+        choices = [c for c in product((False, True), repeat=len(named)) if any(c)]
+    else:
+        black = tuple(board.colour[min(g)] == 1 for _, g in named)
+        choices = [black, tuple(not b for b in black), tuple(True for _ in named)]
+    out = []
+    for choice in choices:
+        stones: set[int] = set()
+        gone = []
+        for (name, g), is_dead in zip(named, choice, strict=True):
+            if is_dead:
+                stones |= g
+                gone.append(name)
+        out.append((", ".join(gone) + " dead", stones))
     return out
 
 
@@ -196,9 +256,8 @@ class GameLife:
             "index": g.index + 1,
             "size": [g.width, g.height],
             "move": self.move,
-            "dead_stones": None if self.dead is None or self.board is None else {
-                "points": self.dead.names(self.board), "source": self.dead.source,
-                "notes": self.dead.notes},
+            "dead_stones": None if self.dead is None or self.board is None else
+            self.dead.to_dict(self.board),
             "chains": [c.to_dict() for c in self.chains],
             "findings": [f.to_dict() for f in self.check.findings if f.is_error],
             "error": self.error,

@@ -48,6 +48,9 @@ class BatchOptions:
     timeout: float = 30.0
     encoding: str | None = None
     score_rows: tuple[str, ...] = ()
+    dead_stones: str = "markup"
+    """As ``score --dead-stones``; ``markup`` (else only stones proven dead) by default, as the
+    estimate costs tens of milliseconds per game."""
     report_kind: str = "jsonl"
     """How workers render rows for the report: ``jsonl`` (text lines), ``csv`` (cells), ``dict``
     (left as objects) or ``none`` (no report: rows dropped)."""
@@ -231,7 +234,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     rows = []
     facts = []
     score_options = ScoreOptions(rules=options.score_rows, game_rules=options.rules,
-                                 encoding=options.encoding)
+                                 encoding=options.encoding, dead_stones=options.dead_stones)
     for report in checked.games:
         scored = score_game(report, score_options)
         row = {"path": item.path, "member": item.member}

@@ -1,135 +1,108 @@
-"""An estimate of the dead stones of a finished game, from the position alone.
+"""Dead-stone judgement without markup: proofs first, then seeded playouts, with a confidence.
 
-Deterministic and fast: a group is taken for dead when its removal is what makes the board
-settle. Groups are areas as the scorer sees them (a colour's stones joined through its own empty
-points and through dame); an area with fewer than two eyes is *weak*. A weak area is removed when,
-with it gone, (1) every point it stood on is reached by the opponent only, and (2) every opponent
-area next to it has two eyes. The smallest such area goes first, then everything is looked at
-again. Never removed: stones proven alive (Benson), and weak areas that share a dame point with a
-weak area of the other colour (a seki).
+Every chain gets a status and says who decided it:
 
-An estimate, not a proof: on the KGS games whose players marked the dead stones it agrees
-exactly on most but not all of them (see ``bench/life_accuracy.py``).
+1. ``benson``: unconditionally alive, or dead inside such a group's territory with no room for
+   two eyes (:mod:`sgfcheck.benson`) - a proof, confidence 1.
+2. ``estimate``: the share of playouts (:mod:`sgfcheck.playout`) in which the chain's points end
+   up its own colour's. At or above ``alive_from`` the chain is alive, below ``dead_below`` it is
+   dead; the confidence is that share (or one minus it). In between it is ``uncertain``: the
+   estimate does not decide, and whoever uses it must look at those chains.
+
+Playouts run in rounds: a first round, then more while some chain is in or near the uncertain
+band (up to ``max_playouts``). Seki is recognised afterwards on the decided position (groups
+without two eyes sharing a dame point, :func:`sgfcheck.life.chain_statuses`): the playouts never
+put two or more of their own stones in atari, so a seki survives them and comes out alive.
+
+Deterministic: the same position, seed and settings give the same judgement.
 """
 
 from __future__ import annotations
 
-from sgfcheck.board import EMPTY, Board
-from sgfcheck.scoring import _eyes, areas, empty_owners
+from dataclasses import dataclass, field
 
-MAX_ROUNDS = 200
+from sgfcheck.board import Board
+from sgfcheck.playout import Playouts
 
-
-def _areas(colour: list[int], nbrs: list[tuple[int, ...]], width: int
-           ) -> tuple[list[int], list[int], dict[int, tuple[int, list[int], int]]]:
-    """Owner of every empty point, the area of every stone, and per area: (colour, stones,
-    eyes), with the scorer's areas (:func:`sgfcheck.scoring.areas`)."""
-    owner = empty_owners(colour, nbrs)
-    area_of, found = areas(colour, owner, nbrs)
-    return owner, area_of, {a: (c, stones, _eyes(own, nbrs, width))
-                            for a, (c, stones, own) in found.items()}
+FIRST_ROUND = 32
+MAX_PLAYOUTS = 128
+DEAD_BELOW = 0.4
+ALIVE_FROM = 0.6
+CLOSE = 0.2
+"""A chain within this distance of the uncertain band asks for another round of playouts."""
 
 
-def estimate_dead(board: Board, protected: set[int] | None = None) -> set[int]:
-    """Stones estimated dead in a finished position."""
-    colour = list(board.colour)
-    nbrs = board.neighbours
-    width = board.width
-    protected = protected or set()
-    dead: set[int] = set()
-    for _ in range(MAX_ROUNDS):
-        owner, area_of, areas = _areas(colour, nbrs, width)
-        weak = {a for a, (_, _, eyes) in areas.items() if eyes < 2}
-        removed = False
-        candidates = [areas[a][:2] for a in sorted(weak, key=lambda a: (len(areas[a][1]), a))]
-        candidates += _zones(colour, nbrs, area_of, areas, weak)
-        for c, stones in candidates:
-            if any(s in protected for s in stones) or any(
-                    _in_seki(areas[a][1], c, colour, owner, nbrs, area_of, weak)
-                    for a in {area_of[s] for s in stones}):
-                continue
-            trial = list(colour)
-            for s in stones:
-                trial[s] = EMPTY
-            owner2, area2, areas2 = _areas(trial, nbrs, width)
-            other = 3 - c
-            if not all(owner2[s] == other for s in stones):
-                continue
-            around = {area2[q] for s in stones for q in nbrs[s] if trial[q] == other}
-            if around and all(areas2[x][2] >= 2 for x in around):
-                dead.update(stones)
-                colour = trial
-                removed = True
-                break
-        if not removed:
-            break
-    return dead
+@dataclass
+class ChainVerdict:
+    stones: list[int]
+    colour: int
+    status: str
+    """``alive``, ``dead`` or ``uncertain``."""
+    source: str
+    """``benson`` (a proof) or ``estimate`` (playouts)."""
+    confidence: float
+    """1.0 for a proof; else the share of playouts that agree with the status (for an
+    uncertain chain: the larger of its share and one minus it)."""
+    share: float
+    """Share of playouts in which the chain's points stayed its colour's."""
 
 
-def _zones(colour: list[int], nbrs: list[tuple[int, ...]], area_of: list[int],
-           areas: dict[int, tuple[int, list[int], int]], weak: set[int]
-           ) -> list[tuple[int, list[int]]]:
-    """Weak areas taken together: for each colour, the stones of every zone (points that are
-    not the opponent's stones, connected) whose areas are all weak; a dead group is often in
-    several pieces inside one territory."""
+@dataclass
+class Judgement:
+    chains: list[ChainVerdict]
+    playouts: int
+    seed: int
+    settings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def dead(self) -> set[int]:
+        return {s for c in self.chains if c.status == "dead" for s in c.stones}
+
+    @property
+    def uncertain(self) -> list[ChainVerdict]:
+        return [c for c in self.chains if c.status == "uncertain"]
+
+    def verdict_of(self, point: int) -> ChainVerdict | None:
+        for c in self.chains:
+            if point in c.stones:
+                return c
+        return None
+
+
+def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,
+          max_playouts: int = MAX_PLAYOUTS, dead_below: float = DEAD_BELOW,
+          alive_from: float = ALIVE_FROM) -> Judgement:
+    """Judge every chain of the position (see the module's text)."""
+    from sgfcheck.benson import prove
+
+    proof = prove(board)
+    chains = board.chains()
+    open_chains = [c for c in chains
+                   if c.stones[0] not in proof.alive and c.stones[0] not in proof.dead]
+    playouts = Playouts(board, seed=seed)
+    if open_chains:
+        playouts.run(first_round)
+        while playouts.count < max_playouts and any(
+                dead_below - CLOSE <= playouts.share(c.stones, c.colour) < alive_from + CLOSE
+                for c in open_chains):
+            playouts.run(min(first_round, max_playouts - playouts.count))
     out = []
-    for c in (1, 2):
-        seen = [False] * len(colour)
-        for start, sc in enumerate(colour):
-            if sc != c or seen[start]:
-                continue
-            seen[start] = True
-            todo = [start]
-            stones = []
-            while todo:
-                p = todo.pop()
-                if colour[p] == c:
-                    stones.append(p)
-                for q in nbrs[p]:
-                    if not seen[q] and colour[q] != 3 - c:
-                        seen[q] = True
-                        todo.append(q)
-            zone_areas = {area_of[s] for s in stones}
-            if len(zone_areas) > 1 and zone_areas <= weak:
-                out.append((c, sorted(stones)))
-    return sorted(out, key=lambda x: len(x[1]))
-
-
-def _in_seki(stones: list[int], c: int, colour: list[int], owner: list[int],
-             nbrs: list[tuple[int, ...]], area_of: list[int], weak: set[int]) -> bool:
-    """The area shares a dame point with a weak opponent area, and neither side can play that
-    point without putting its own stones in atari: a seki."""
-    for s in stones:
-        for q in nbrs[s]:
-            if colour[q] != EMPTY or owner[q] != 3:
-                continue
-            if any(colour[r] == 3 - c and area_of[r] in weak for r in nbrs[q]) and \
-                    _self_atari(colour, nbrs, q, c) and _self_atari(colour, nbrs, q, 3 - c):
-                return True
-    return False
-
-
-def _self_atari(colour: list[int], nbrs: list[tuple[int, ...]], point: int, c: int) -> bool:
-    """Whether a stone of colour c at the empty point would be left with one liberty or none
-    (captures aside: a capture is never a self-atari)."""
-    trial = list(colour)
-    trial[point] = c
-    for q in nbrs[point]:
-        if trial[q] == 3 - c and not _liberties(trial, nbrs, q):
-            return False  # it captures
-    return len(_liberties(trial, nbrs, point)) <= 1
-
-
-def _liberties(colour: list[int], nbrs: list[tuple[int, ...]], start: int) -> set[int]:
-    c = colour[start]
-    chain = {start}
-    todo = [start]
-    libs: set[int] = set()
-    while todo:
-        for q in nbrs[todo.pop()]:
-            if colour[q] == c and q not in chain:
-                chain.add(q)
-                todo.append(q)
-            elif colour[q] == EMPTY:
-                libs.add(q)
-    return libs
+    for c in chains:
+        stones = sorted(c.stones)
+        if stones[0] in proof.alive:
+            out.append(ChainVerdict(stones, c.colour, "alive", "benson", 1.0, 1.0))
+        elif stones[0] in proof.dead:
+            out.append(ChainVerdict(stones, c.colour, "dead", "benson", 1.0, 0.0))
+        else:
+            share = round(playouts.share(stones, c.colour), 3)
+            if share >= alive_from:
+                out.append(ChainVerdict(stones, c.colour, "alive", "estimate", share, share))
+            elif share < dead_below:
+                out.append(ChainVerdict(stones, c.colour, "dead", "estimate",
+                                        round(1 - share, 3), share))
+            else:
+                out.append(ChainVerdict(stones, c.colour, "uncertain", "estimate",
+                                        max(share, round(1 - share, 3)), share))
+    return Judgement(out, playouts.count, seed, {
+        "dead_below": dead_below, "alive_from": alive_from, "first_round": first_round,
+        "max_playouts": max_playouts})

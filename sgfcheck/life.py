@@ -1,8 +1,8 @@
 """Dead stones at the end of a game: where they come from.
 
 A source is a function ``(game, line, board) -> DeadStones | None``; :func:`find_dead_stones`
-tries the user's list, then the final node's TB/TW markup, then falls back to "everything alive".
-The dead-stone estimator (a later source) plugs in as one more function in that chain.
+tries the sources in order (the user's list, the final node's TB/TW markup, GNU Go, the estimate)
+and falls back to the stones proven dead (Benson).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sgfcheck.board import EMPTY, Board
+from sgfcheck.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.points import expand_point_list, parse_point_name, point_name
 from sgfcheck.records import GameRecord, Line
 
@@ -26,9 +27,29 @@ class DeadStones:
     notes: list[str] = field(default_factory=list)
     assumed: bool = False
     """True when nobody said which stones are dead: all stones are counted alive."""
+    judgement: Judgement | None = None
+    """For ``estimate``: every chain's verdict, confidence and the uncertain chains."""
+
+    @property
+    def uncertain(self) -> list[ChainVerdict]:
+        """Chains the estimate could not decide (counted alive in ``points``)."""
+        return self.judgement.uncertain if self.judgement is not None else []
 
     def names(self, board: Board) -> list[str]:
         return sorted(point_name(board.point(p), board.height) for p in self.points)
+
+    def to_dict(self, board: Board) -> dict[str, object]:
+        out: dict[str, object] = {"points": self.names(board), "source": self.source,
+                                  "notes": self.notes}
+        if self.judgement is not None:
+            j = self.judgement
+            out["estimate"] = {
+                "playouts": j.playouts, "seed": j.seed, **j.settings,
+                "uncertain": [{"colour": "B" if c.colour == 1 else "W",
+                               "points": sorted(point_name(board.point(p), board.height)
+                                                for p in c.stones),
+                               "share": c.share} for c in j.uncertain]}
+        return out
 
 
 DeadStoneSource = Callable[[GameRecord, Line, Board], "DeadStones | None"]
@@ -79,16 +100,33 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones
                                         f"{len(tw)} white points"])
 
 
-def estimated_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
-    """The estimator (:mod:`sgfcheck.estimate`) on top of Benson's proofs."""
-    from sgfcheck.benson import prove
-    from sgfcheck.estimate import estimate_dead
+def estimator(seed: int = 0) -> DeadStoneSource:
+    """The estimate (:mod:`sgfcheck.estimate`): proofs, then seeded playouts; chains it cannot
+    decide are listed as uncertain and counted alive."""
 
-    proof = prove(board)
-    dead = proof.dead | estimate_dead(board, protected=proof.alive)
-    return DeadStones(dead, "estimate", [
-        "estimated from the position (an estimate, not the players' word): stones whose removal "
-        "settles the board"], assumed=True)
+    def source(game: GameRecord | None, line: Line | None, board: Board) -> DeadStones:
+        found = judge(board, seed=seed)
+        notes = [f"estimated from the position (not the players' word): Benson's proofs, then "
+                 f"{found.playouts} playouts (seed {seed})"]
+        decided = [c for c in found.chains if c.source == "estimate" and c.status != "uncertain"]
+        if decided:
+            least = min(decided, key=lambda c: c.confidence)
+            notes.append(f"least sure decision: {_chain_name(board, least)} {least.status} "
+                         f"(confidence {least.confidence:g})")
+        for chain in found.uncertain:
+            notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} stones, "
+                         f"own in {chain.share:.0%} of playouts): counted alive")
+        return DeadStones(found.dead, "estimate", notes, judgement=found)
+
+    return source
+
+
+estimated_dead_stones = estimator(0)
+
+
+def _chain_name(board: Board, chain: ChainVerdict) -> str:
+    return ("B" if chain.colour == 1 else "W") + " " + point_name(
+        board.point(chain.stones[0]), board.height)
 
 
 def nothing_known(game: GameRecord, line: Line, board: Board) -> DeadStones:
@@ -119,14 +157,16 @@ def find_dead_stones(game: GameRecord, line: Line, board: Board,
 
 @dataclass
 class ChainStatus:
-    """One chain's life: ``alive``, ``dead``, ``seki`` or ``unknown``, and who said so."""
+    """One chain's life: ``alive``, ``dead``, ``seki``, ``uncertain`` (the estimate could not
+    decide) or ``unknown`` (nothing known, no estimate asked for), and who said so."""
 
     points: list[str]
     colour: str
     status: str
     source: str
     confidence: float | None
-    """1.0 for proofs and the players' agreement; None when the source gives none (GNU Go)."""
+    """1.0 for proofs and the players' agreement; for the estimate, the share of playouts that
+    agree; None when the source gives none (GNU Go)."""
 
     def to_dict(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -140,8 +180,9 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     from sgfcheck.scoring import analyse
 
     proof = prove(board)
-    known = dead is not None and (not dead.assumed or dead.source == "estimate")
+    known = dead is not None and not dead.assumed
     dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
+    judgement = dead.judgement if dead is not None else None
     position = analyse(board, dead_points)
     seki = _mutual_seki(board, position.seki_stones[1], position.seki_stones[2],
                         set(position.dame))
@@ -151,17 +192,20 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
         names = [point_name(board.point(p), board.height) for p in stones]
         colour = "B" if chain.colour == 1 else "W"
         first = stones[0]
-        if first in proof.alive:
+        verdict = judgement.verdict_of(first) if judgement is not None else None
+        if verdict is not None:
+            status, source, conf = verdict.status, verdict.source, verdict.confidence
+        elif first in proof.alive:
             status, source, conf = "alive", "benson", 1.0
         elif first in proof.dead:
             status, source, conf = "dead", "benson", 1.0
         elif known and dead is not None:
             status = "dead" if first in dead_points else "alive"
             source = dead.source
-            conf = None if dead.source in ("gnugo", "estimate") else 1.0
+            conf = None if dead.source == "gnugo" else 1.0
         else:
             status, source, conf = "unknown", "none", None
-        if status != "dead" and first in seki and first not in proof.alive:
+        if status in ("alive", "unknown") and first in seki and first not in proof.alive:
             status, source = "seki", "seki analysis"
         out.append(ChainStatus(names, colour, status, source, conf))
     return out
@@ -185,7 +229,7 @@ def _mutual_seki(board: Board, black: list[int], white: list[int], dame: set[int
 
 
 def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
-    """The board with marks: X O alive, x o dead, X= O= seki, X? O? unknown."""
+    """The board with marks: X O alive, x o dead, X= O= seki, X? O? unknown or uncertain."""
     from sgfcheck.points import gtp_column, parse_point_name
 
     mark: dict[int, str] = {}
@@ -195,7 +239,7 @@ def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
             p = board.index(col, row)
             base = "X" if chain.colour == "B" else "O"
             mark[p] = {"alive": base, "dead": base.lower(), "seki": base + "=",
-                       "unknown": base + "?"}[chain.status]
+                       "unknown": base + "?", "uncertain": base + "?"}[chain.status]
     lines = ["    " + " ".join(f"{gtp_column(c):<2}" for c in range(board.width))]
     for row in range(board.height):
         cells = [f"{mark.get(row * board.width + c, '.'):<2}" for c in range(board.width)]

@@ -251,10 +251,11 @@ def render_life_text(path: str, checked: FileReport, games: list[GameLife]) -> s
                "estimate": " (an estimate from the position, not the players' word)"}
         out.append(f"dead stones from: {source}{why.get(source, '')}")
         out.append(status_diagram(game.board, game.chains))
-        out.append("X O alive, x o dead, X= O= seki, X? O? unknown")
+        out.append("X O alive, x o dead, X= O= seki, X? O? uncertain (estimate) or unknown")
         rows = []
         for chain in sorted(game.chains, key=lambda c: (c.status == "alive", c.points[0])):
-            if chain.status == "alive" and chain.source != "benson":
+            if chain.status == "alive" and chain.source != "benson" and not (
+                    chain.source == "estimate" and (chain.confidence or 0) < 0.9):
                 continue
             shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
             conf = "" if chain.confidence is None else f"{chain.confidence:g}"

@@ -487,9 +487,36 @@ def check_result(result: Result, score: Score | None, dead: DeadStones,
         return ResultCheck("match", "the count gives the recorded result",
                            computed=score.result_text, recorded=result.raw, delta=0.0)
     reason = f"computed {score.result_text}, recorded {result.raw} ({delta:+g} for Black)"
+    if dead.source == "estimate":
+        reason += "; dead stones estimated from the position, not marked by the players"
     if dead.assumed:
         return ResultCheck("unverifiable", reason + "; no dead-stone information: every stone "
                            "was counted alive, and dead stones may still be on the board",
                            computed=score.result_text, recorded=result.raw, delta=delta)
     return ResultCheck("mismatch", reason, computed=score.result_text, recorded=result.raw,
                        delta=delta)
+
+
+def check_result_uncertain(result: Result, outcomes: list[tuple[str, Score]],
+                           dead: DeadStones, final: bool) -> ResultCheck:
+    """The result check when the dead stones leave chains undecided: ``outcomes`` are the counts
+    under the game's rules for each way the uncertain chains may go (described by the string).
+    The result is checked only when every way gives the same winner; else it is
+    ``unverifiable``, naming the chains."""
+    base = outcomes[0][1]
+    single = check_result(result, base, dead, final)
+    if single.status == "not-scored" or len(outcomes) == 1:
+        return single
+    names = "; ".join(f"{how}: {score.result_text}" for how, score in outcomes)
+    winners = {score.winner for _, score in outcomes}
+    if len(winners) > 1:
+        return ResultCheck("unverifiable", "the winner depends on chains the estimate could not "
+                           f"decide ({names})", computed=base.result_text, recorded=result.raw)
+    for how, score in outcomes:
+        check = check_result(result, score, dead, final)
+        if check.status == "match":
+            return ResultCheck("match", f"the count gives the recorded result when {how}; the "
+                               "winner is the same whichever way the uncertain chains go",
+                               computed=score.result_text, recorded=result.raw, delta=0.0)
+    single.reason += f"; whichever way the uncertain chains go ({names})"
+    return single

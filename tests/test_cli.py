@@ -108,7 +108,8 @@ def test_score_text_json_csv_markdown() -> None:
     assert "RE check (japanese): MATCH" in text.output
     doc = json.loads(run("score", "--format", "json", path).output)
     (g,) = doc["games"]
-    assert g["dead_stones"]["source"] == "none"
+    assert g["dead_stones"]["source"] == "estimate"  # no markup: judged, seki kept alive
+    assert g["dead_stones"]["points"] == []
     assert g["result_check"]["status"] == "match"
     rows = {s["ruleset"]: s for s in g["scores"]}
     assert rows["chinese"]["black"]["total"] == 27 and rows["chinese"]["white"]["total"] == 21.5

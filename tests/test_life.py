@@ -46,9 +46,12 @@ def test_three_groups_each_with_two_eyes_are_proven_big_territory_is_not() -> No
 
 
 def test_seki_is_reported_as_seki_and_needs_both_sides() -> None:
-    s = statuses("seki.sgf")
+    s = statuses("seki.sgf", dead_stones="benson")
     assert s["B7"] == ("seki", "seki analysis") and s["D7"] == ("seki", "seki analysis")
     assert s["A5"] == ("unknown", "none") and s["G7"] == ("unknown", "none")
+    s = statuses("seki.sgf")  # no markup: the estimate decides the rest
+    assert s["B7"] == ("seki", "seki analysis") and s["D7"] == ("seki", "seki analysis")
+    assert s["A5"] == ("alive", "estimate") and s["G7"] == ("alive", "estimate")
 
 
 def test_markup_decides_when_present() -> None:
@@ -72,7 +75,8 @@ def test_life_command_text_and_json() -> None:
 def test_score_without_markup_removes_only_proven_dead_stones() -> None:
     from sgfcheck.adjudicate import score_file
 
-    (game,) = score_file(FIXTURES / "pass-alive.sgf", ScoreOptions(rules=("chinese",))).games
+    (game,) = score_file(FIXTURES / "pass-alive.sgf",
+                         ScoreOptions(rules=("chinese",), dead_stones="benson")).games
     assert game.dead is not None and game.dead.source == "benson" and game.dead.assumed
     assert game.dead.names(game.position.board) == ["C5"]  # type: ignore[union-attr]
     japanese = game.scores[0]

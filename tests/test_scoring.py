@@ -127,7 +127,7 @@ def test_new_zealand_integer_komi_allows_jigo_ing_gives_black_the_tie() -> None:
 
 
 def test_score_after_move_n() -> None:
-    game, s = scores("scoring-basic.sgf", move=0)
+    game, s = scores("scoring-basic.sgf", move=0, dead_stones="markup")
     assert game.scored_move == 0
     assert game.dead is not None and game.dead.source == "none"  # markup is for the end only
     assert s["chinese"].black.stones == 8 and s["chinese"].white.stones == 6

@@ -1,0 +1,100 @@
+"""The dead-stone estimate: proofs, seeded playouts, confidence, uncertain chains."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from conftest import FIXTURES
+
+from sgfcheck.adjudicate import score_file
+from sgfcheck.board import Board
+from sgfcheck.estimate import judge
+from sgfcheck.life import DeadStones
+from sgfcheck.playout import Playouts
+from sgfcheck.records import load_file
+from sgfcheck.replay import replay
+from sgfcheck.results import parse_result
+from sgfcheck.rules import JAPANESE
+from sgfcheck.scoring import analyse, check_result_uncertain, count
+
+
+def final_board(name: str) -> Board:
+    game = load_file(FIXTURES / name).games[0]
+    return replay(game, game.main_line(), JAPANESE).board
+
+
+def verdicts(board: Board, seed: int = 0) -> dict[tuple[int, int], tuple[str, str]]:
+    return {board.point(c.stones[0]): (c.status, c.source) for c in judge(board, seed).chains}
+
+
+def test_dead_stone_in_territory_is_dead_and_walls_alive() -> None:
+    board = final_board("dead-in-territory.sgf")
+    j = judge(board)
+    by_point = {board.point(c.stones[0]): c for c in j.chains}
+    h5 = by_point[(7, 4)]
+    assert (h5.status, h5.source, h5.colour) == ("dead", "estimate", 2)
+    assert h5.confidence >= 0.8
+    assert {(c.status, len(c.stones)) for c in j.chains if c is not h5} == {
+        ("alive", 9), ("alive", 10)}
+    assert j.dead == {board.index(7, 4)} and j.uncertain == []
+
+
+def test_score_without_markup_uses_the_estimate_and_checks_re() -> None:
+    (game,) = score_file(FIXTURES / "dead-in-territory.sgf").games
+    assert game.dead is not None and game.dead.source == "estimate"
+    assert game.dead.names(game.position.board) == ["H5"]  # type: ignore[union-attr]
+    japanese = game.scores[0]
+    assert (japanese.black.empty, japanese.black.dead, japanese.white.empty) == (26, 1, 36)
+    assert japanese.result_text == "W+9.5"
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
+def test_proofs_come_first_and_seki_survives_the_playouts() -> None:
+    board = final_board("pass-alive.sgf")
+    assert verdicts(board) == {(1, 0): ("alive", "benson"), (2, 0): ("dead", "benson")}
+    assert judge(board).playouts == 0  # everything proven: no playout needed
+    seki = final_board("seki.sgf")
+    playouts = Playouts(seki, seed=3)
+    playouts.run(64)
+    # B7-A6-B6-C6 and D7-D6-E6-F6-F7 share C7: neither fills it (self-atari), so both stay
+    # unless an outside wall falls to a random invasion first.
+    for point in ((1, 0), (3, 0)):
+        chain = seki.chain_of[seki.index(*point)]
+        assert chain is not None
+        assert playouts.share(chain.stones, chain.colour) >= 0.8
+    assert {status for status, _ in verdicts(seki).values()} == {"alive"}
+
+
+def test_same_seed_same_judgement() -> None:
+    board = final_board("dead-in-territory.sgf")
+    first = [(c.stones, c.share) for c in judge(board, seed=7).chains]
+    assert first == [(c.stones, c.share) for c in judge(board, seed=7).chains]
+    a, b = Playouts(board, seed=1), Playouts(board, seed=2)
+    a.run(16)
+    b.run(16)
+    assert (a.black, a.white) != (b.black, b.white)  # the seed matters
+
+
+def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() -> None:
+    game = load_file(FIXTURES / "dead-in-territory.sgf").games[0]
+    rules = replace(JAPANESE, komi=0.5)
+    rep = replay(game, game.main_line(), rules)
+    board = rep.board
+    h5 = {board.index(7, 4)}
+    alive = count(analyse(board, set()), rep, rules, 0)
+    dead = count(analyse(board, h5), rep, rules, 0)
+    # H5 alive: Black's side is no territory (it touches a white stone).
+    assert (alive.result_text, dead.result_text) == ("W+36.5", "W+9.5")
+    stones = DeadStones(set(), "estimate")
+    outcomes = [("the uncertain chains are alive", alive), ("W H5 dead", dead)]
+    check = check_result_uncertain(parse_result("W+9.5"), outcomes, stones, True)
+    assert check.status == "match" and "W H5 dead" in check.reason
+    check = check_result_uncertain(parse_result("B+0.5"), outcomes, stones, True)
+    assert check.status == "mismatch" and "whichever way" in check.reason
+    # A chain whose fate decides the winner: the check cannot be made.
+    flipped = count(analyse(board, set(range(9 * 9)) & {p for p, c in enumerate(board.colour)
+                                                       if c == 2}), rep, rules, 0)
+    assert flipped.winner == "B"
+    check = check_result_uncertain(parse_result("W+9.5"),
+                                   [("alive", alive), ("all white dead", flipped)], stones, True)
+    assert check.status == "unverifiable" and "all white dead" in check.reason
