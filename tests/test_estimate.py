@@ -98,3 +98,14 @@ def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() 
     check = check_result_uncertain(parse_result("W+9.5"),
                                    [("alive", alive), ("all white dead", flipped)], stones, True)
     assert check.status == "unverifiable" and "all white dead" in check.reason
+
+
+def test_false_eye_group_is_dead() -> None:
+    board = final_board("false-eye.sgf")
+    assert verdicts(board) == {(1, 0): ("dead", "estimate"), (3, 0): ("dead", "estimate"),
+                               (5, 0): ("alive", "estimate")}
+    # The same shape with D6 black (C7 a real eye): two eyes, proven alive.
+    board.set_stones([board.index(3, 1)], [], [])
+    j = judge(board)
+    black = [c for c in j.chains if c.colour == 1]
+    assert [(len(c.stones), c.status, c.source) for c in black] == [(7, "alive", "benson")]
