@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from sgfcheck.adjudicate import _ways
+from sgfcheck.adjudicate import uncertain_ways
 from sgfcheck.check import CheckOptions, check_loaded
 from sgfcheck.gnugo import GnuGoError, find_gnugo, gnugo_dead_stones
 from sgfcheck.life import (
@@ -109,7 +109,7 @@ def main() -> int:
         guess = estimated.points | {s for c in uncertain if c.share < 0.5 for s in c.stones}
         estimate.guess += guess == truth.points
         winners = {count(analyse(board, estimated.points | extra), rep, ruleset,
-                         game.handicap).winner for _, extra in _ways(board, estimated)}
+                         game.handicap).winner for _, extra in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
         if use_gnugo:

@@ -167,7 +167,7 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     if dead.uncertain:
         outcomes = [("the uncertain chains are alive", base)] + [
             (how, count(analyse(rep.board, dead.points | extra), rep, own, game.handicap))
-            for how, extra in _ways(rep.board, dead)]
+            for how, extra in uncertain_ways(rep.board, dead)]
         out.result_check = check_result_uncertain(report.result, outcomes, dead, final)
     else:
         out.result_check = check_result(report.result, base, dead, final)
@@ -179,7 +179,7 @@ MAX_UNCERTAIN_GROUPS = 6
 that favour one colour most (all of Black's dead and White's alive, and the reverse)."""
 
 
-def _ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
+def uncertain_ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
     """Ways the uncertain chains may go, other than all alive: (description, stones dead).
     Uncertain chains of one colour in one area (joined through own empty points or dame, as
     the scorer's areas) go together."""

@@ -62,11 +62,9 @@ class Judgement:
     def uncertain(self) -> list[ChainVerdict]:
         return [c for c in self.chains if c.status == "uncertain"]
 
-    def verdict_of(self, point: int) -> ChainVerdict | None:
-        for c in self.chains:
-            if point in c.stones:
-                return c
-        return None
+    def by_point(self) -> dict[int, ChainVerdict]:
+        """Every stone's chain verdict."""
+        return {s: c for c in self.chains for s in c.stones}
 
 
 def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,

@@ -182,7 +182,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     proof = prove(board)
     known = dead is not None and not dead.assumed
     dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
-    judgement = dead.judgement if dead is not None else None
+    verdicts = dead.judgement.by_point() if dead is not None and dead.judgement else {}
     position = analyse(board, dead_points)
     seki = _mutual_seki(board, position.seki_stones[1], position.seki_stones[2],
                         set(position.dame))
@@ -192,7 +192,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
         names = [point_name(board.point(p), board.height) for p in stones]
         colour = "B" if chain.colour == 1 else "W"
         first = stones[0]
-        verdict = judgement.verdict_of(first) if judgement is not None else None
+        verdict = verdicts.get(first)
         if verdict is not None:
             status, source, conf = verdict.status, verdict.source, verdict.confidence
         elif first in proof.alive:

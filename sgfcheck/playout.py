@@ -199,17 +199,7 @@ class Playouts:
                     return False  # a true eye
             if own_nb == 0:
                 return empty_nb == 1  # a lone stone: legal with its liberty
-            after = set()
-            for q in nbrs[p]:
-                cq = col[q]
-                if cq == EMPTY:
-                    after.add(q)
-                elif cq == c:
-                    after |= libs[head[q]]  # type: ignore[operator]
-                    if len(after) > 2:
-                        return True
-            after.discard(p)
-            return len(after) >= 2
+            return _gains(p, c, col, nbrs, libs, head)
 
         passes = 0
         ko = -1
@@ -232,8 +222,7 @@ class Playouts:
                             lq = libs[head[q]]
                             assert lq is not None
                             if len(lq) == 1:
-                                move = _rescue(head[q], next(iter(lq)), c, ko, col, nbrs, libs,
-                                               head, stones)
+                                move = _rescue(head[q], c, ko, col, nbrs, libs, head, stones)
                                 if move < 0:
                                     r = next(iter(lq))
                                     if r != ko and acceptable(r, c) and _gains(
@@ -289,7 +278,7 @@ def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
     return len(after) >= 2
 
 
-def _rescue(h: int, liberty: int, c: int, ko: int, col: list[int], nbrs: list[tuple[int, ...]],
+def _rescue(h: int, c: int, ko: int, col: list[int], nbrs: list[tuple[int, ...]],
             libs: list[set[int] | None], head: list[int], stones: list[list[int] | None]) -> int:
     """A capture that saves the chain ``h`` of colour c in atari: the last liberty of an
     adjacent opponent chain that is itself in atari, else -1."""

@@ -109,3 +109,25 @@ def test_false_eye_group_is_dead() -> None:
     j = judge(board)
     black = [c for c in j.chains if c.colour == 1]
     assert [(len(c.stones), c.status, c.source) for c in black] == [(7, "alive", "benson")]
+
+
+def test_uncertain_chains_are_counted_every_way_they_may_go() -> None:
+    from sgfcheck.adjudicate import uncertain_ways
+    from sgfcheck.estimate import ChainVerdict, Judgement
+
+    board = final_board("false-eye.sgf")
+    b7 = board.chain_of[board.index(1, 0)]
+    d7 = board.chain_of[board.index(3, 0)]
+    f7 = board.chain_of[board.index(5, 0)]
+    assert b7 is not None and d7 is not None and f7 is not None
+    judgement = Judgement([
+        ChainVerdict(sorted(b7.stones), 1, "uncertain", "estimate", 0.5, 0.5),
+        ChainVerdict(sorted(d7.stones), 1, "uncertain", "estimate", 0.55, 0.45),
+        ChainVerdict(sorted(f7.stones), 2, "alive", "estimate", 1.0, 1.0)], 32, 0)
+    dead = DeadStones(set(), "estimate", judgement=judgement)
+    # B7's chain and D7-E7 are one black area (joined through the eye C7): they go together.
+    assert uncertain_ways(board, dead) == [("B B7 dead", set(b7.stones) | set(d7.stones))]
+    f7_dead = Judgement([*judgement.chains[:2], ChainVerdict(
+        sorted(f7.stones), 2, "uncertain", "estimate", 0.5, 0.5)], 32, 0)
+    ways = uncertain_ways(board, DeadStones(set(), "estimate", judgement=f7_dead))
+    assert [how for how, _ in ways] == ["W F7 dead", "B B7 dead", "B B7, W F7 dead"]
