@@ -22,18 +22,22 @@ import sys
 import time
 from pathlib import Path
 
-from sgfcheck.adjudicate import uncertain_ways
 from sgfcheck.check import CheckOptions, check_loaded
-from sgfcheck.gnugo import GnuGoError, find_gnugo, gnugo_dead_stones
-from sgfcheck.life import (
-    chain_statuses,
-    estimated_dead_stones,
+from sgfcheck.count import count
+from sgfcheck.deadstones import (
+    estimator,
+    gnugo_dead_stones,
     markup_dead_stones,
-    nothing_known,
+    proven_dead_stones,
+    uncertain_ways,
 )
+from sgfcheck.gnugo import GnuGoError, find_gnugo
+from sgfcheck.life import chain_statuses
+from sgfcheck.position import analyse
 from sgfcheck.records import load_file
-from sgfcheck.scoring import analyse, count
+from sgfcheck.status import Status
 
+estimate_dead_stones = estimator(seed=0)
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent.parent / "shared" / "corpus" / "kgs"
 NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
@@ -94,13 +98,12 @@ def main() -> int:
             tally.undecided += undecided
 
         start = time.perf_counter()
-        statuses = chain_statuses(board, nothing_known(game, line, board))
-        dead = {board.index(*_point(n, board)) for c in statuses if c.status == "dead"
-                for n in c.points}
-        judge(ours, dead, any(c.status == "unknown" for c in statuses),
+        statuses = chain_statuses(board, proven_dead_stones(board))
+        dead = {p for c in statuses if c.status is Status.DEAD for p in c.stones}
+        judge(ours, dead, any(c.status is Status.UNKNOWN for c in statuses),
               time.perf_counter() - start)
         start = time.perf_counter()
-        estimated = estimated_dead_stones(game, line, board)
+        estimated = estimate_dead_stones(game, line, board)
         seconds = time.perf_counter() - start
         uncertain = estimated.uncertain
         judge(estimate, estimated.points, bool(uncertain), seconds)
@@ -128,12 +131,6 @@ def main() -> int:
     else:
         print("GNU Go: not run (not installed or --no-gnugo)")
     return 0
-
-
-def _point(name: str, board):  # type: ignore[no-untyped-def]
-    from sgfcheck.points import parse_point_name
-
-    return parse_point_name(name, board.width, board.height)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,5 @@
+"""``python -m sgfcheck``: the command line."""
+
 from sgfcheck.cli import main
 
 main()

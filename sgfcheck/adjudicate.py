@@ -1,41 +1,36 @@
-"""Adjudication: a game's final position counted under several rulesets, why the counts differ,
-and whether the recorded result is right (the library behind ``sgfcheck score``)."""
+"""Adjudication: a game's position counted under several rulesets, why the counts differ, and
+whether the recorded result is right (the library behind ``sgfcheck score`` and
+``sgfcheck life``).
+
+For each game: replay to the position asked for, find its dead stones (:mod:`sgfcheck.deadstones`),
+analyse it once (:mod:`sgfcheck.position`), count it under the game's own ruleset and the rows
+asked for (:mod:`sgfcheck.count`), explain the differences (:mod:`sgfcheck.explain`) and check RE
+(:mod:`sgfcheck.result_check`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
-from sgfcheck import findings as F
 from sgfcheck.board import Board
-from sgfcheck.check import CheckOptions, GameReport, check_loaded, choose_rules
-from sgfcheck.findings import Finding
-from sgfcheck.gnugo import GnuGoError, gnugo_dead_stones
-from sgfcheck.life import (
-    ChainStatus,
+from sgfcheck.check import CheckOptions, FileReport, GameReport, Verdict, check_loaded, verdict_of
+from sgfcheck.count import Score, count
+from sgfcheck.deadstones import (
+    DeadStoneChoice,
     DeadStones,
-    DeadStoneSource,
-    all_alive,
-    chain_statuses,
-    estimator,
+    choose_sources,
     find_dead_stones,
-    markup_dead_stones,
-    user_dead_stones,
+    uncertain_ways,
 )
+from sgfcheck.explain import explain
+from sgfcheck.findings import Finding
+from sgfcheck.life import ChainStatus, chain_statuses
+from sgfcheck.position import Position, analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
+from sgfcheck.result_check import ResultCheck, check_result, check_result_uncertain
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
-from sgfcheck.scoring import (
-    Position,
-    ResultCheck,
-    Score,
-    analyse,
-    check_result,
-    check_result_uncertain,
-    count,
-    explain,
-)
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
 
@@ -51,13 +46,40 @@ class ScoreOptions:
     komi: float | None = None
     game_rules: str = "auto"
     encoding: str | None = None
-    dead_stones: str = "auto"
-    """``auto`` (markup if the record has it, else the estimate), ``markup`` (else only stones
-    proven dead), ``estimate`` (proofs and playouts, with uncertain chains named), ``benson``
-    (only stones proven dead), ``gnugo`` (ask GNU Go) or ``none`` (every stone alive).
+    dead_stones: DeadStoneChoice = DeadStoneChoice.AUTO
+    """Where dead stones come from (see :class:`sgfcheck.deadstones.DeadStoneChoice`);
     ``dead``/``alive`` win over it."""
     seed: int = 0
     """Seed of the estimate's playouts (the same seed gives the same judgement)."""
+
+
+@dataclass
+class Judged:
+    """A game's position and its dead stones, or why there is none to judge."""
+
+    replay: Replay | None = None
+    dead: DeadStones | None = None
+    error: str | None = None
+
+
+def judge_position(report: GameReport, options: ScoreOptions) -> Judged:
+    """Replay to the position asked for and find its dead stones."""
+    game = report.game
+    if not game.playable or report.rules is None:
+        return Judged(error="not a playable game")
+    line = report.line if report.line is not None else game.main_line()
+    if options.move is None and report.replay is not None:
+        rep = report.replay  # the check already replayed this line under these rules
+    else:
+        rep = replay(game, line, report.rules.ruleset, upto=options.move)
+    at_end = options.move is None or options.move >= line.move_count
+    sources = choose_sources(options.dead_stones, dead=options.dead, alive=options.alive,
+                             at_end=at_end, seed=options.seed)
+    try:
+        dead = find_dead_stones(game, line, rep.board, sources)
+    except ValueError as exc:
+        return Judged(error=str(exc))
+    return Judged(rep, dead)
 
 
 @dataclass
@@ -71,28 +93,15 @@ class GameScore:
     scored_move: int = 0
     error: str | None = None
 
-    def to_dict(self, encoding: str | None, guessed: bool) -> dict[str, Any]:
-        out = self.check.to_dict(encoding, guessed)
-        board = self.position.board if self.position else None
-        out["scored_move"] = self.scored_move
-        out["dead_stones"] = None if self.dead is None or board is None else \
-            self.dead.to_dict(board)
-        out["seki"] = None if self.position is None else {
-            colour: [_name(self.position, p) for p in pts]
-            for colour, pts in (("black", self.position.seki_empty[1]),
-                                ("white", self.position.seki_empty[2]))}
-        out["scores"] = [s.to_dict() for s in self.scores]
-        out["explanations"] = self.explanations
-        out["result_check"] = self.result_check.to_dict() if self.result_check else None
-        if self.error:
-            out["score_error"] = self.error
-        return out
+    @property
+    def findings(self) -> list[Finding]:
+        """The check's findings and those of the dead-stone judgement (``LIF001``)."""
+        extra = self.dead.findings if self.dead is not None else []
+        return self.check.findings + extra
 
-
-def _name(position: Position, p: int) -> str:
-    from sgfcheck.points import point_name
-
-    return point_name(position.board.point(p), position.board.height)
+    @property
+    def verdict(self) -> Verdict:
+        return verdict_of(self.check.game.playable, self.findings)
 
 
 def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Ruleset]:
@@ -107,52 +116,15 @@ def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Rules
     return rows
 
 
-def _position_and_dead(report: GameReport, options: ScoreOptions
-                       ) -> tuple[Replay, DeadStones] | str:
-    """Replay to the position asked for and find its dead stones; or why that is impossible."""
-    game = report.game
-    if not game.playable or report.rules is None:
-        return "not a playable game"
-    line = report.line if report.line is not None else game.main_line()
-    if options.move is None and report.replay is not None:
-        rep = report.replay  # the check already replayed this line under these rules
-    else:
-        rep = replay(game, line, report.rules.ruleset, upto=options.move)
-    sources: list[DeadStoneSource] = []
-    at_end = options.move is None or options.move >= line.move_count
-    if options.dead:
-        sources.append(user_dead_stones(list(options.dead)))
-    elif options.alive or options.dead_stones == "none":
-        sources.append(all_alive)
-    elif options.dead_stones == "gnugo":
-        sources.append(gnugo_dead_stones)
-    elif options.dead_stones == "estimate":
-        sources.append(estimator(options.seed))
-    elif options.dead_stones in ("auto", "markup"):
-        if at_end:
-            sources.append(markup_dead_stones)
-        if options.dead_stones == "auto":
-            sources.append(estimator(options.seed))
-    try:
-        dead = find_dead_stones(game, line, rep.board, sources)
-    except GnuGoError as exc:
-        report.findings.append(Finding(F.LIF_GNUGO, f"{exc}; every stone is counted alive"))
-        dead = find_dead_stones(game, line, rep.board, [])
-    except ValueError as exc:
-        return str(exc)
-    return rep, dead
-
-
 def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     game = report.game
     out = GameScore(report)
-    found = _position_and_dead(report, options)
-    if isinstance(found, str):
-        out.error = found
+    judged = judge_position(report, options)
+    if judged.replay is None or judged.dead is None or report.rules is None:
+        out.error = judged.error
         return out
-    rep, dead = found
-    own = report.rules.ruleset if report.rules is not None else None
-    assert own is not None
+    rep, dead = judged.replay, judged.dead
+    own = report.rules.ruleset
     out.scored_move = rep.moves
     out.dead = dead
     position = analyse(rep.board, dead.points)
@@ -174,57 +146,11 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     return out
 
 
-MAX_UNCERTAIN_GROUPS = 6
-"""Up to this many uncertain groups, every way they may go is counted; beyond, only the ways
-that favour one colour most (all of Black's dead and White's alive, and the reverse)."""
-
-
-def uncertain_ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
-    """Ways the uncertain chains may go, other than all alive: (description, stones dead).
-    Uncertain chains of one colour in one area (joined through own empty points or dame, as
-    the scorer's areas) go together."""
-    from itertools import product
-
-    from sgfcheck.points import point_name
-    from sgfcheck.scoring import areas, empty_owners
-
-    colour = list(board.colour)
-    for p in dead.points:
-        colour[p] = 0
-    area_of, _ = areas(colour, empty_owners(colour, board.neighbours), board.neighbours)
-    groups: dict[int, list[int]] = {}
-    for chain in dead.uncertain:
-        groups.setdefault(area_of[chain.stones[0]], []).extend(chain.stones)
-    named = [(("B " if board.colour[g[0]] == 1 else "W ")
-              + point_name(board.point(min(g)), board.height), set(g)) for g in groups.values()]
-    if len(named) <= MAX_UNCERTAIN_GROUPS:
-        choices = [c for c in product((False, True), repeat=len(named)) if any(c)]
-    else:
-        black = tuple(board.colour[min(g)] == 1 for _, g in named)
-        choices = [black, tuple(not b for b in black), tuple(True for _ in named)]
-    out = []
-    for choice in choices:
-        stones: set[int] = set()
-        gone = []
-        for (name, g), is_dead in zip(named, choice, strict=True):
-            if is_dead:
-                stones |= g
-                gone.append(name)
-        out.append((", ".join(gone) + " dead", stones))
-    return out
-
-
 @dataclass
 class FileScore:
     path: str
-    check: Any
+    check: FileReport
     games: list[GameScore]
-
-    def to_dict(self) -> dict[str, Any]:
-        loaded = self.check.loaded
-        out = self.check.to_dict()
-        out["games"] = [g.to_dict(loaded.encoding, loaded.encoding_guessed) for g in self.games]
-        return out
 
 
 def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileScore:
@@ -233,7 +159,7 @@ def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileSco
     return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
 
 
-def _check(path: str | Path, options: ScoreOptions) -> Any:
+def _check(path: str | Path, options: ScoreOptions) -> FileReport:
     check_options = CheckOptions(rules=options.game_rules, komi=options.komi,
                                  encoding=options.encoding)
     return check_loaded(load_file(path, options.encoding), check_options)
@@ -250,37 +176,33 @@ class GameLife:
     move: int = 0
     error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        g = self.check.game
-        return {
-            "index": g.index + 1,
-            "size": [g.width, g.height],
-            "move": self.move,
-            "dead_stones": None if self.dead is None or self.board is None else
-            self.dead.to_dict(self.board),
-            "chains": [c.to_dict() for c in self.chains],
-            "findings": [f.to_dict() for f in self.check.findings if f.is_error],
-            "error": self.error,
-        }
+    @property
+    def findings(self) -> list[Finding]:
+        """The check's findings and those of the dead-stone judgement (``LIF001``)."""
+        extra = self.dead.findings if self.dead is not None else []
+        return self.check.findings + extra
 
 
-def life_file(path: str | Path, options: ScoreOptions | None = None) -> tuple[Any, list[GameLife]]:
+@dataclass
+class FileLife:
+    path: str
+    check: FileReport
+    games: list[GameLife]
+
+
+def life_file(path: str | Path, options: ScoreOptions | None = None) -> FileLife:
     """Each game's chains with their status, for ``sgfcheck life``."""
     options = options or ScoreOptions()
     checked = _check(path, options)
     out = []
     for report in checked.games:
         life = GameLife(report)
-        found = _position_and_dead(report, options)
-        if isinstance(found, str):
-            life.error = found
+        judged = judge_position(report, options)
+        if judged.replay is None or judged.dead is None:
+            life.error = judged.error
         else:
-            rep, dead = found
-            life.board, life.dead, life.move = rep.board, dead, rep.moves
-            life.chains = chain_statuses(rep.board, dead)
+            life.board, life.dead, life.move = judged.replay.board, judged.dead, \
+                judged.replay.moves
+            life.chains = chain_statuses(judged.replay.board, judged.dead)
         out.append(life)
-    return checked, out
-
-
-__all__ = ["ScoreOptions", "GameScore", "FileScore", "GameLife", "score_file", "score_game",
-           "life_file", "choose_rules"]
+    return FileLife(str(path), checked, out)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sgfcheck.board import EMPTY, Board, Chain
+from sgfcheck.board import Board, Chain
+from sgfcheck.colour import COLOURS, EMPTY
 
 
 @dataclass
@@ -98,7 +99,7 @@ def prove(board: Board) -> Proof:
     territory: set[int] = set()
     col = board.colour
     nbrs = board.neighbours
-    for colour in (1, 2):
+    for colour in COLOURS:
         chains, regions = unconditional(board, colour)
         for ch in chains:
             alive.update(ch.stones)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-EMPTY, BLACK, WHITE = 0, 1, 2
+from sgfcheck.colour import BLACK, EMPTY, WHITE
+from sgfcheck.points import Point, point_name
+
 MAX_POINTS = 52 * 52
 
 _rng = random.Random(0x5F3759DF)
@@ -71,8 +73,12 @@ class Board:
     def index(self, col: int, row: int) -> int:
         return row * self.width + col
 
-    def point(self, index: int) -> tuple[int, int]:
+    def point(self, index: int) -> Point:
         return index % self.width, index // self.width
+
+    def name(self, index: int) -> str:
+        """The GTP name of a point index (``Q16``)."""
+        return point_name((index % self.width, index // self.width), self.height)
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -241,11 +247,3 @@ class Board:
         if any(len(ch.liberties - {p}) > 0 for ch in friends):
             return 0, 0
         return 0, 1 + sum(len(ch.stones) for ch in friends)
-
-    def diagram(self) -> str:
-        marks = {EMPTY: ".", BLACK: "X", WHITE: "O"}
-        rows = []
-        for row in range(self.height):
-            cells = self.colour[row * self.width : (row + 1) * self.width]
-            rows.append(" ".join(marks[c] for c in cells))
-        return "\n".join(rows)

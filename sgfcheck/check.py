@@ -1,7 +1,9 @@
 """Checking files: load, choose each game's ruleset, replay, and collect the verdict.
 
 This is the library entry point behind ``sgfcheck check``: :func:`check_file` returns plain data
-(:class:`FileReport`) that the report module prints as tables or JSON.
+(:class:`FileReport`); :mod:`sgfcheck.schema` gives its JSON shape and :mod:`sgfcheck.report` its
+tables. Each game gets a :class:`Verdict`; with ``all_rules``, every move illegal under some
+preset gets its verdict under each (:class:`RulesetVerdicts`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sgfcheck import findings as F
+from sgfcheck.colour import Colour
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.records import GameRecord, Line, LoadedFile, load_bytes, load_file
 from sgfcheck.replay import Replay, replay
@@ -20,9 +23,11 @@ from sgfcheck.rules import (
     KoRule,
     Ruleset,
     SuicideRule,
+    explicit_parameters,
     parse_rules_string,
     rules_from_ru,
 )
+from sgfcheck.strenum import StrEnum
 
 DEFAULT_RULES = "japanese"
 """Used when RU is missing or unknown and no ``--rules`` is given."""
@@ -39,18 +44,51 @@ class CheckOptions:
     encoding: str | None = None
 
 
+class Verdict(StrEnum):
+    """A game's verdict: the worst of its findings."""
+
+    CLEAN = "clean"
+    WARNINGS = "warnings"
+    ERRORS = "errors"
+    ILLEGAL_MOVES = "illegal moves"
+    NOT_CHECKED = "not checked"
+    """Not a Go game (or nothing to replay)."""
+    UNREADABLE = "unreadable"
+    """``batch``: a file with no game in it, or an input that could not be read."""
+
+
+def verdict_of(playable: bool, findings: list[Finding]) -> Verdict:
+    if not playable:
+        return Verdict.NOT_CHECKED
+    if any(f.is_illegal for f in findings):
+        return Verdict.ILLEGAL_MOVES
+    if any(f.is_error for f in findings):
+        return Verdict.ERRORS
+    if any(f.severity is Severity.WARNING for f in findings):
+        return Verdict.WARNINGS
+    return Verdict.CLEAN
+
+
 @dataclass
 class RulesChoice:
+    """The ruleset a game is checked under, and where it and its komi came from."""
+
     ruleset: Ruleset
     source: str
+    """``--rules``, ``RU`` or ``default``."""
     detail: str
     komi_source: str
 
-    def to_dict(self) -> dict[str, Any]:
-        out = self.ruleset.parameters()
-        out.update(source=self.source, detail=self.detail, komi_source=self.komi_source,
-                   canonical=self.ruleset.to_string())
-        return out
+
+@dataclass
+class RulesetVerdicts:
+    """One move illegal under at least one preset, and its verdict under each (``--all-rules``):
+    the rules it breaks, an empty list where it is legal."""
+
+    move: int
+    colour: Colour | None
+    point: str | None
+    verdicts: dict[str, list[str]]
 
 
 @dataclass
@@ -60,7 +98,7 @@ class GameReport:
     result: Result
     replay: Replay | None
     findings: list[Finding]
-    all_rules: list[dict[str, Any]] | None = None
+    all_rules: list[RulesetVerdicts] | None = None
     lines_checked: int = 1
     line: Line | None = None
     """The main line that was replayed."""
@@ -71,44 +109,11 @@ class GameReport:
 
     @property
     def illegal_moves(self) -> list[Finding]:
-        return [f for f in self.findings if f.is_error and f.code.code.startswith("RUL")]
+        return [f for f in self.findings if f.is_illegal]
 
     @property
-    def verdict(self) -> str:
-        if not self.game.playable:
-            return "not checked"
-        if self.illegal_moves:
-            return "illegal moves"
-        if self.errors:
-            return "errors"
-        if any(f.severity is Severity.WARNING for f in self.findings):
-            return "warnings"
-        return "clean"
-
-    def to_dict(self, encoding: str | None, guessed: bool) -> dict[str, Any]:
-        g = self.game
-        return {
-            "index": g.index + 1,
-            "size": [g.width, g.height],
-            "komi": self.rules.ruleset.komi if self.rules else g.komi,
-            "komi_raw": g.komi_raw,
-            "handicap": g.handicap,
-            "rules": self.rules.to_dict() if self.rules else None,
-            "result": self.result.to_dict(),
-            "moves": self.replay.moves if self.replay else 0,
-            "lines_checked": self.lines_checked,
-            "encoding": encoding,
-            "encoding_guessed": guessed,
-            "players": {"black": g.info.get("PB"), "white": g.info.get("PW")},
-            "date": g.info.get("DT"),
-            "event": g.info.get("EV"),
-            "verdict": self.verdict,
-            "long_cycle": None if self.replay is None or self.replay.cycle is None else {
-                "moves": list(self.replay.cycle),
-                "outcome": self.rules.ruleset.long_cycle.value if self.rules else None},
-            "findings": [f.to_dict() for f in self.findings],
-            **({"all_rules": self.all_rules} if self.all_rules is not None else {}),
-        }
+    def verdict(self) -> Verdict:
+        return verdict_of(self.game.playable, self.findings)
 
 
 @dataclass
@@ -128,22 +133,6 @@ class FileReport:
     @property
     def has_errors(self) -> bool:
         return any(f.is_error for f in self.findings) or any(g.errors for g in self.games)
-
-    def exit_code(self) -> int:
-        if self.unreadable:
-            return 2
-        return 1 if self.has_errors else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        enc, guessed = self.loaded.encoding, self.loaded.encoding_guessed
-        return {
-            "file": self.path,
-            "readable": not self.unreadable,
-            "encoding": enc,
-            "encoding_guessed": guessed,
-            "findings": [f.to_dict() for f in self.findings],
-            "games": [g.to_dict(enc, guessed) for g in self.games],
-        }
 
 
 def choose_rules(game: GameRecord, options: CheckOptions) -> tuple[RulesChoice, list[Finding]]:
@@ -173,7 +162,7 @@ def choose_rules(game: GameRecord, options: CheckOptions) -> tuple[RulesChoice, 
     if options.komi is not None:
         changes["komi"] = options.komi
         komi_source = "--komi"
-    elif game.komi is not None and ":komi=" not in options.rules and ",komi=" not in options.rules:
+    elif game.komi is not None and "komi" not in explicit_parameters(options.rules):
         changes["komi"] = game.komi
         komi_source = "KM"
     elif game.handicap >= 2:
@@ -205,10 +194,11 @@ def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
     lines_checked = 1
     if options.variations:
         seen = {(f.code.code, f.move, f.message) for f in main.findings + rep.findings}
-        game_findings_before = len(game.findings)
-        for line in game.lines():
-            if not any(line.variation):
+        variations, too_many = game.variations()
+        for variation in variations:
+            if not any(variation):
                 continue  # the main line, already done
+            line = game.line(variation)
             lines_checked += 1
             other = replay(game, line, choice.ruleset)
             for f in line.findings + other.findings:
@@ -218,7 +208,7 @@ def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
                 seen.add(key)
                 f.extra["variation"] = line.variation
                 findings.append(f)
-        findings.extend(game.findings[game_findings_before:])  # e.g. too many variations
+        findings.extend(too_many)
     if not main.events and game.tree is not None and len(game.tree.sequence) <= 1:
         findings.append(Finding(F.SGF_EMPTY_TREE, "the game has no moves and no setup"))
     report = GameReport(game, choice, result, rep, findings, lines_checked=lines_checked,
@@ -228,14 +218,14 @@ def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
     return report
 
 
-def compare_rulesets(game: GameRecord, line: Any) -> list[dict[str, Any]]:
+def compare_rulesets(game: GameRecord, line: Line) -> list[RulesetVerdicts]:
     """For every move illegal under at least one preset, its verdict under each preset."""
     verdicts: dict[int, dict[str, list[str]]] = {}
-    where: dict[int, tuple[str | None, str | None]] = {}
+    where: dict[int, tuple[Colour | None, str | None]] = {}
     for name, ruleset in PRESETS.items():
         rep = replay(game, line, ruleset)
         for f in rep.findings:
-            if f.move is None or not f.code.code.startswith("RUL"):
+            if f.move is None or not f.code.is_rule:
                 continue
             if not (f.is_error or f.code is F.RUL_CYCLE):
                 continue
@@ -245,12 +235,8 @@ def compare_rulesets(game: GameRecord, line: Any) -> list[dict[str, Any]]:
     rows = []
     for move in sorted(verdicts):
         colour, point = where[move]
-        rows.append({
-            "move": move,
-            "colour": colour,
-            "point": point,
-            "verdicts": {name: verdicts[move].get(name, []) for name in PRESETS},
-        })
+        rows.append(RulesetVerdicts(move, colour, point,
+                                    {name: verdicts[move].get(name, []) for name in PRESETS}))
     return rows
 
 

@@ -1,28 +1,56 @@
-"""The ``sgfcheck`` command line (Typer). Thin: every decision lives in the library."""
+"""The ``sgfcheck`` command line (Typer). Thin: it reads options, calls the library, prints what
+:mod:`sgfcheck.report` and :mod:`sgfcheck.schema` make and exits as :mod:`sgfcheck.exits` says.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from sgfcheck import __version__
-from sgfcheck.adjudicate import FileScore, ScoreOptions, score_file
+from sgfcheck.adjudicate import ScoreOptions, life_file, score_file
+from sgfcheck.batch import BatchOptions, run_batch
 from sgfcheck.check import CheckOptions, check_file
+from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.encoding import codec_for
+from sgfcheck.exits import (
+    ExitStatus,
+    FailPolicy,
+    batch_status,
+    check_status,
+    life_status,
+    score_status,
+)
+from sgfcheck.inputs import iter_inputs
 from sgfcheck.points import parse_point_name
 from sgfcheck.report import (
     render_json,
+    render_life_text,
+    render_rules_text,
     render_score_csv,
     render_score_json,
     render_score_text,
+    render_summary_text,
     render_text,
 )
-from sgfcheck.rules import PRESETS, KoRule, SuicideRule, format_value, parse_rules_string
+from sgfcheck.reportfile import ReportKind, ReportWriter, drop_partial_line, read_done
+from sgfcheck.rules import PRESETS, KoRule, SuicideRule, parse_rules_string
+from sgfcheck.schema import (
+    duplicates_dict,
+    file_life_dict,
+    json_document,
+    json_text,
+    presets_dict,
+    summary_dict,
+)
+from sgfcheck.summary import Summary
 
 app = typer.Typer(
     help="Replay Go game records (SGF) under any ruleset and report every illegal move.",
@@ -35,15 +63,6 @@ app = typer.Typer(
 class Format(str, Enum):
     text = "text"
     json = "json"
-
-
-class DeadStoneChoice(str, Enum):
-    auto = "auto"
-    markup = "markup"
-    estimate = "estimate"
-    benson = "benson"
-    gnugo = "gnugo"
-    none = "none"
 
 
 DEAD_STONES_HELP = (
@@ -78,7 +97,7 @@ def main_callback(
 
 def _usage_error(message: str) -> typer.Exit:
     typer.echo(f"sgfcheck: {message}", err=True)
-    return typer.Exit(2)
+    return typer.Exit(ExitStatus.USAGE)
 
 
 def _validate(rules: list[str], encoding: str | None) -> None:
@@ -128,14 +147,14 @@ def check(
     _validate([rules], encoding)
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
                            variations=variations, all_rules=all_rules, encoding=encoding)
-    status = 0
+    status = ExitStatus.OK
     for path in files:
         report = check_file(path, options)
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
             typer.echo(render_text(report, verbose))
-        status = max(status, report.exit_code())
+        status = max(status, check_status(report))
     raise typer.Exit(status)
 
 
@@ -162,7 +181,7 @@ def score(
         bool, typer.Option("--alive", help="Count every stone alive, whatever the markup says.")
     ] = False,
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
-                           ] = DeadStoneChoice.auto,
+                           ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(help=SEED_HELP)] = 0,
     move: Annotated[
         int | None,
@@ -198,8 +217,8 @@ def score(
             raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
                            move=move, komi=komi, game_rules=game_rules, encoding=encoding,
-                           dead_stones=dead_stones.value, seed=seed)
-    status = 0
+                           dead_stones=dead_stones, seed=seed)
+    status = ExitStatus.OK
     reports = []
     for path in files:
         report = score_file(path, options)
@@ -208,21 +227,10 @@ def score(
             typer.echo(render_score_json(report))
         elif output_format is not ScoreFormat.csv:
             typer.echo(render_score_text(report, markdown=output_format is ScoreFormat.markdown))
-        status = max(status, score_exit_code(report))
+        status = max(status, score_status(report))
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
     raise typer.Exit(status)
-
-
-def score_exit_code(report: FileScore) -> int:
-    if report.check.unreadable:
-        return 2
-    worst = 1 if report.check.has_errors else 0
-    for game in report.games:
-        if game.error or (game.result_check and game.result_check.status in
-                          ("mismatch", "unverifiable")):
-            worst = 1
-    return worst
 
 
 @app.command()
@@ -232,7 +240,7 @@ def life(
         int | None, typer.Option(help="The position after this move instead of the final one.")
     ] = None,
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
-                           ] = DeadStoneChoice.auto,
+                           ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(help=SEED_HELP)] = 0,
     output_format: Annotated[Format, typer.Option("--format")] = Format.text,
 ) -> None:
@@ -241,36 +249,18 @@ def life(
     Exit status: 0, 1 when a game could not be judged or GNU Go failed, 2 usage error or
     unreadable input.
     """
-    from sgfcheck.adjudicate import life_file
-    from sgfcheck.report import render_life_text
-
     if move is not None and move < 0:
         raise _usage_error("--move takes a move number from 0")
-    choice = dead_stones.value
-    options = ScoreOptions(move=move, dead_stones=choice, seed=seed)
-    status = 0
+    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed)
+    status = ExitStatus.OK
     for path in files:
-        checked, games = life_file(path, options)
+        report = life_file(path, options)
         if output_format is Format.json:
-            from sgfcheck.report import json_text
-
-            typer.echo(json_text({"file": str(path), "readable": not checked.unreadable,
-                                  "games": [g.to_dict() for g in games]}))
+            typer.echo(json_text(file_life_dict(report)))
         else:
-            typer.echo(render_life_text(str(path), checked, games))
-        if checked.unreadable:
-            status = 2
-        elif any(g.error or any(f.code.code.startswith("LIF") for f in g.check.findings)
-                 for g in games):
-            status = max(status, 1)
+            typer.echo(render_life_text(report))
+        status = max(status, life_status(report))
     raise typer.Exit(status)
-
-
-class FailOn(str, Enum):
-    error = "error"
-    illegal = "illegal"
-    mismatch = "mismatch"
-    never = "never"
 
 
 @app.command()
@@ -291,9 +281,10 @@ def batch(
     timeout: Annotated[float, typer.Option(help="Seconds allowed per file.")] = 30.0,
     rules: Annotated[str, typer.Option(help="Ruleset: 'auto' (from RU) or a preset.")] = "auto",
     fail_on: Annotated[
-        FailOn, typer.Option(help="Exit 1 when: error (any error finding or unreadable input), "
-                             "illegal (an illegal move), mismatch (an RE mismatch), never.")
-    ] = FailOn.error,
+        FailPolicy, typer.Option(help="Exit 1 when: error (any error finding or unreadable "
+                                 "input), illegal (an illegal move), mismatch (an RE mismatch), "
+                                 "never.")
+    ] = FailPolicy.ERROR,
     duplicates: Annotated[
         Path | None, typer.Option(help="Write the duplicate groups to this JSON file.")
     ] = None,
@@ -305,18 +296,13 @@ def batch(
         DeadStoneChoice,
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
                      "the estimate costs tens of milliseconds per game.")
-    ] = DeadStoneChoice.markup,
+    ] = DeadStoneChoice.MARKUP,
 ) -> None:
     """Check and score every game of an archive; one report row per game, a summary at the end.
 
     Exit status per --fail-on (default: 1 on any error finding or unreadable input), 2 on a usage
     error.
     """
-    import sys
-
-    from sgfcheck.batch import BatchOptions, ReportWriter, read_done, run_batch
-    from sgfcheck.inputs import iter_inputs
-
     _validate([rules], encoding)
     if resume is not None and out is not None and resume != out:
         raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
@@ -327,11 +313,12 @@ def batch(
     if resume is not None:
         try:
             done = read_done(resume)
+            drop_partial_line(resume)
         except (OSError, ValueError) as exc:
             raise _usage_error(f"cannot read {resume}: {exc}") from None
-    kind = "none" if target is None else "csv" if target.suffix.lower() == ".csv" else "jsonl"
+    kind = ReportKind.for_path(target)
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
-                           report_kind=kind, dead_stones=dead_stones.value)
+                           report_kind=kind, dead_stones=dead_stones)
     items = iter_inputs(inputs, sys.stdin if "-" in inputs else None)
     stream = None
     writer = None
@@ -346,62 +333,40 @@ def batch(
         finish()
         typer.echo("interrupted: the report holds every file finished so far; complete it "
                    "with --resume", err=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(ExitStatus.INTERRUPTED) from None
     finally:
         if stream is not None:
             stream.close()
     finish()
-    typer.echo(tabulate(summary.table(), headers=["summary", ""], tablefmt="simple"))
-    for problem in summary.problems:
-        typer.echo(f"not read: {problem}")
-    for title, groups in (("identical files", summary.identical_files),
-                          ("same game in several records", summary.same_games)):
-        for group in groups[:10]:
-            typer.echo(f"{title}: " + ", ".join(group))
-        if len(groups) > 10:
-            typer.echo(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
+    typer.echo(render_summary_text(summary))
     if duplicates is not None:
-        import json
-
-        duplicates.write_text(json.dumps({"identical_files": summary.identical_files,
-                                          "same_games": summary.same_games},
-                                         ensure_ascii=False, indent=1), encoding="utf-8")
+        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
     if summary_json is not None:
-        import json
-
-        summary_json.write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=1),
-                                encoding="utf-8")
-    raise typer.Exit(summary.exit_code(fail_on.value))
+        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    raise typer.Exit(batch_status(summary, fail_on))
 
 
-def _batch_progress():  # type: ignore[no-untyped-def]
+def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:
     """A rich progress display on a terminal, plain log lines otherwise."""
-    import sys
-    import time
-
     if sys.stderr.isatty():
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
         display = Progress(SpinnerColumn(), TextColumn("{task.description}"),
                            TimeElapsedColumn(), transient=True)
         task = display.add_task("starting", total=None)
         display.start()
 
-        def update(summary):  # type: ignore[no-untyped-def]
-            rate = summary.games / summary.elapsed if summary.elapsed else 0
+        def update(summary: Summary) -> None:
             display.update(task, description=f"{summary.files} files, {summary.games} games, "
-                           f"{rate:.0f} games/s")
+                           f"{summary.games_per_second:.0f} games/s")
 
         return update, display.stop
     last = [time.monotonic()]
 
-    def log(summary):  # type: ignore[no-untyped-def]
+    def log(summary: Summary) -> None:
         now = time.monotonic()
         if now - last[0] >= 10:
             last[0] = now
-            rate = summary.games / summary.elapsed if summary.elapsed else 0
             print(f"sgfcheck batch: {summary.files} files, {summary.games} games, "
-                  f"{rate:.0f} games/s", file=sys.stderr, flush=True)
+                  f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)
 
     return log, lambda: None
 
@@ -412,26 +377,16 @@ def list_rules(
 ) -> None:
     """List the ruleset presets and every parameter."""
     if output_format is Format.json:
-        import json
-
-        typer.echo(json.dumps({n: {**r.parameters(), "source": r.source}
-                               for n, r in PRESETS.items()}, ensure_ascii=False))
+        typer.echo(json_text(presets_dict(PRESETS)))
         return
-    names = list(PRESETS)
-    params = list(next(iter(PRESETS.values())).parameters())
-    params.remove("name")
-    rows = [[p] + [format_value(PRESETS[n].parameters()[p]) for n in names] for p in params]
-    typer.echo(tabulate(rows, headers=["parameter", *names], tablefmt="simple"))
-    typer.echo("")
-    for name, ruleset in PRESETS.items():
-        typer.echo(f"{name}: {ruleset.source}")
+    typer.echo(render_rules_text(PRESETS))
 
 
 def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(ExitStatus.INTERRUPTED)
 
 
 if __name__ == "__main__":

@@ -95,6 +95,8 @@ def _looks_utf16(raw: bytes) -> str | None:
 
 
 def _detect(raw: bytes) -> str | None:
+    # Imported here: charset-normalizer takes longer to import than most files take to check,
+    # and only files in no declared or valid encoding need it.
     from charset_normalizer import from_bytes
 
     best = from_bytes(raw).best()

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sgfcheck.benson import prove
 from sgfcheck.board import Board
+from sgfcheck.colour import Colour
 from sgfcheck.playout import Playouts
+from sgfcheck.status import Source, Status
 
 FIRST_ROUND = 32
 MAX_PLAYOUTS = 128
@@ -35,11 +38,11 @@ CLOSE = 0.2
 @dataclass
 class ChainVerdict:
     stones: list[int]
-    colour: int
-    status: str
-    """``alive``, ``dead`` or ``uncertain``."""
-    source: str
-    """``benson`` (a proof) or ``estimate`` (playouts)."""
+    colour: Colour
+    status: Status
+    """Alive, dead or uncertain."""
+    source: Source
+    """Benson (a proof) or the estimate (playouts)."""
     confidence: float
     """1.0 for a proof; else the share of playouts that agree with the status (for an
     uncertain chain: the larger of its share and one minus it)."""
@@ -56,11 +59,11 @@ class Judgement:
 
     @property
     def dead(self) -> set[int]:
-        return {s for c in self.chains if c.status == "dead" for s in c.stones}
+        return {s for c in self.chains if c.status is Status.DEAD for s in c.stones}
 
     @property
     def uncertain(self) -> list[ChainVerdict]:
-        return [c for c in self.chains if c.status == "uncertain"]
+        return [c for c in self.chains if c.status is Status.UNCERTAIN]
 
     def by_point(self) -> dict[int, ChainVerdict]:
         """Every stone's chain verdict."""
@@ -71,8 +74,6 @@ def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,
           max_playouts: int = MAX_PLAYOUTS, dead_below: float = DEAD_BELOW,
           alive_from: float = ALIVE_FROM) -> Judgement:
     """Judge every chain of the position (see the module's text)."""
-    from sgfcheck.benson import prove
-
     proof = prove(board)
     chains = board.chains()
     open_chains = [c for c in chains
@@ -87,19 +88,21 @@ def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,
     out = []
     for c in chains:
         stones = sorted(c.stones)
+        colour = Colour(c.colour)
         if stones[0] in proof.alive:
-            out.append(ChainVerdict(stones, c.colour, "alive", "benson", 1.0, 1.0))
+            out.append(ChainVerdict(stones, colour, Status.ALIVE, Source.BENSON, 1.0, 1.0))
         elif stones[0] in proof.dead:
-            out.append(ChainVerdict(stones, c.colour, "dead", "benson", 1.0, 0.0))
+            out.append(ChainVerdict(stones, colour, Status.DEAD, Source.BENSON, 1.0, 0.0))
         else:
             share = round(playouts.share(stones, c.colour), 3)
             if share >= alive_from:
-                out.append(ChainVerdict(stones, c.colour, "alive", "estimate", share, share))
+                out.append(ChainVerdict(stones, colour, Status.ALIVE, Source.ESTIMATE, share,
+                                        share))
             elif share < dead_below:
-                out.append(ChainVerdict(stones, c.colour, "dead", "estimate",
+                out.append(ChainVerdict(stones, colour, Status.DEAD, Source.ESTIMATE,
                                         round(1 - share, 3), share))
             else:
-                out.append(ChainVerdict(stones, c.colour, "uncertain", "estimate",
+                out.append(ChainVerdict(stones, colour, Status.UNCERTAIN, Source.ESTIMATE,
                                         max(share, round(1 - share, 3)), share))
     return Judgement(out, playouts.count, seed, {
         "dead_below": dead_below, "alive_from": alive_from, "first_round": first_round,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+
+from sgfcheck.colour import Colour
 
 
 class Severity(str, Enum):
@@ -27,6 +28,17 @@ class Code:
     code: str
     severity: Severity
     rule: str
+
+    @property
+    def family(self) -> str:
+        """``SGF`` (the record), ``RUL`` (the rules of Go), ``LIF`` (life and death), ``RES``
+        (the recorded result)."""
+        return self.code[:3]
+
+    @property
+    def is_rule(self) -> bool:
+        """A finding about the rules of Go (an illegal move, a repetition)."""
+        return self.family == "RUL"
 
 
 def _c(code: str, severity: Severity, rule: str) -> Code:
@@ -102,11 +114,13 @@ class Finding:
     code: Code
     message: str
     move: int | None = None
-    colour: str | None = None
+    colour: Colour | None = None
     point: str | None = None
     repeats_move: int | None = None
-    severity: Severity | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    severity: Severity = None  # type: ignore[assignment]  # the code's own when not given
+    extra: dict[str, object] = field(default_factory=dict)
+    """Keys that apply to some findings only (``cycle``, ``forced``, ``variation``, ``raw``,
+    ``value``); they appear in the JSON beside the others."""
 
     def __post_init__(self) -> None:
         if self.severity is None:
@@ -116,17 +130,7 @@ class Finding:
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
-    def to_dict(self) -> dict[str, Any]:
-        sev = self.severity.value if self.severity is not None else self.code.severity.value
-        out: dict[str, Any] = {
-            "code": self.code.code,
-            "severity": sev,
-            "move": self.move,
-            "colour": self.colour,
-            "point": self.point,
-            "rule": self.code.rule,
-            "repeats_move": self.repeats_move,
-            "message": self.message,
-        }
-        out.update(self.extra)
-        return out
+    @property
+    def is_illegal(self) -> bool:
+        """An illegal move: an error about the rules of Go (a forced ``KO[]`` move is not)."""
+        return self.is_error and self.code.is_rule

@@ -1,9 +1,10 @@
-"""GNU Go as a second opinion on dead stones, over GTP.
+"""GNU Go as a process: its dead and seki stones for a position, over GTP.
 
 The final position is written to a temporary SGF file (setup stones, player to move, komi) and GNU
 Go is asked ``loadsgf``, ``final_status_list dead`` and ``final_status_list seki``. GNU Go runs
 as a subprocess without a shell, with a time limit. The binary is ``$SGFCHECK_GNUGO``, else
-``gnugo`` on the PATH, else Debian's ``/usr/games/gnugo`` (package ``gnugo``).
+``gnugo`` on the PATH, else Debian's ``/usr/games/gnugo`` (package ``gnugo``). The dead-stone
+source built on it is :func:`sgfcheck.deadstones.gnugo_dead_stones`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from sgfcheck.board import BLACK, WHITE, Board
-from sgfcheck.life import DeadStones
+from sgfcheck.board import Board
+from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.points import parse_point_name, point_to_sgf
-from sgfcheck.records import GameRecord, Line
 
 TIMEOUT = 60.0
 DEBIAN_PATH = "/usr/games/gnugo"
@@ -37,17 +37,17 @@ def find_gnugo() -> str | None:
     return DEBIAN_PATH if os.access(DEBIAN_PATH, os.X_OK) else None
 
 
-def position_sgf(board: Board, to_move: int, komi: float) -> str:
+def position_sgf(board: Board, to_move: Colour, komi: float) -> str:
     black = "".join(f"[{point_to_sgf(board.point(p))}]"
                     for p, c in enumerate(board.colour) if c == BLACK)
     white = "".join(f"[{point_to_sgf(board.point(p))}]"
                     for p, c in enumerate(board.colour) if c == WHITE)
-    player = "B" if to_move == BLACK else "W"
     return (f"(;GM[1]FF[4]SZ[{board.width}]KM[{komi:g}]"
-            f"{'AB' + black if black else ''}{'AW' + white if white else ''}PL[{player}])")
+            f"{'AB' + black if black else ''}{'AW' + white if white else ''}"
+            f"PL[{to_move.letter}])")
 
 
-def ask(board: Board, to_move: int, komi: float, binary: str | None = None,
+def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
         timeout: float = TIMEOUT) -> tuple[set[int], set[int]]:
     """GNU Go's dead and seki stones (board indices) for a position."""
     if board.width != board.height or board.width > 19:
@@ -98,12 +98,3 @@ def _points(text: str, board: Board) -> set[int]:
         col, row = parse_point_name(name, board.width, board.height)
         points.add(board.index(col, row))
     return points
-
-
-def gnugo_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
-    """A dead-stone source (see :mod:`sgfcheck.life`); raises :class:`GnuGoError`."""
-    last = next((e.colour for e in reversed(line.events) if hasattr(e, "colour")), WHITE)
-    to_move = BLACK if last == WHITE else WHITE
-    dead, seki = ask(board, to_move, game.komi or 0.0)
-    notes = [f"GNU Go: {len(dead)} dead stones, {len(seki)} stones in seki"]
-    return DeadStones(dead, "gnugo", notes)

@@ -12,13 +12,19 @@ a policy that keeps it close to sensible play at the end of a game:
 
 Ownership at the end is Tromp-Taylor (stones, and empty points touched by one colour only).
 Seeded: the same position and seed give the same answer.
+
+For speed this module keeps its own chains in flat arrays (a head point per stone, stones and
+liberties per head) rather than :class:`sgfcheck.board.Board`'s chain objects, and colours as
+plain ints (``3 - c`` is the opponent): a playout plays hundreds of moves and is copied per run.
+It shares the board's neighbour table and keeps its diagonal table beside it.
 """
 
 from __future__ import annotations
 
 import random
 
-from sgfcheck.board import EMPTY, Board
+from sgfcheck.board import Board
+from sgfcheck.colour import BLACK, EMPTY, WHITE
 
 _DIAGONALS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
@@ -62,21 +68,21 @@ class Playouts:
         self.white = [0] * self.n
         self.count = 0
 
-    def run(self, playouts: int, first: int = 1) -> None:
+    def run(self, playouts: int, first: int = BLACK) -> None:
         """Add ``playouts`` playouts, the first side alternating starting with ``first``."""
         for i in range(playouts):
             final = self._playout(first if i % 2 == 0 else 3 - first)
             black, white = self.black, self.white
             for p, c in enumerate(final):
-                if c == 1:
+                if c == BLACK:
                     black[p] += 1
-                elif c == 2:
+                elif c == WHITE:
                     white[p] += 1
             self.count += 1
 
     def share(self, points: list[int], colour: int) -> float:
         """Share of playouts (averaged over the points) in which ``colour`` owned them."""
-        own = self.black if colour == 1 else self.white
+        own = self.black if colour == BLACK else self.white
         if not self.count or not points:
             return 0.0
         return sum(own[p] for p in points) / (len(points) * self.count)
@@ -167,7 +173,7 @@ class Playouts:
                     for s in stones[h]:  # type: ignore[union-attr]
                         head[s] = big
                     members.extend(stones[h])  # type: ignore[arg-type]
-                    own |= libs[h]  # type: ignore[operator]
+                    own |= libs[h]  # type: ignore[arg-type]
                     stones[h] = None
                     libs[h] = None
             members.append(p)
@@ -273,7 +279,7 @@ def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
         if cq == EMPTY:
             after.add(q)
         elif cq == c:
-            after |= libs[head[q]]  # type: ignore[operator]
+            after |= libs[head[q]]  # type: ignore[arg-type]
     after.discard(p)
     return len(after) >= 2
 

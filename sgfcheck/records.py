@@ -1,16 +1,16 @@
-"""SGF bytes -> game records: size, setup, moves, komi, handicap, RU, RE, markup.
+"""Game records: what a game tree means in Go - size, setup, moves, komi, handicap, RU, RE.
 
-sgfmill's grammar layer (``sgf_grammar``) does the tokenising and builds the game trees. Around it
-this module adds what real files need: decoding first (see :mod:`sgfcheck.encoding`), repair of
-missing ``(``/``;``, truncated files and stray brackets, every game of a collection, rectangular
-and large boards, server quirks (Fox komi x100, handicap in the second node, ``HA`` without
-stones, repeated properties), each normalised with a finding that shows raw -> interpreted.
+Bytes are decoded first (:mod:`sgfcheck.encoding`) and parsed into trees, damaged syntax mended
+(:mod:`sgfcheck.sgf_syntax`). This module interprets each tree as a game: every game of a
+collection, rectangular and large boards, the lines of play (main line and variations), and
+server quirks (Fox komi x100, quarter-point komi in zi, handicap in the second node, ``HA``
+without stones, repeated properties, game information outside the root), each normalised with a
+finding that shows raw -> interpreted.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -18,12 +18,12 @@ from typing import NamedTuple
 from sgfmill import sgf_grammar
 
 from sgfcheck import findings as F
+from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.encoding import decode_sgf_bytes
-from sgfcheck.findings import Finding
+from sgfcheck.findings import Finding, Severity
 from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name
+from sgfcheck.sgf_syntax import parse_trees
 
-BLACK, WHITE = 1, 2
-COLOUR_NAME = {BLACK: "B", WHITE: "W"}
 MAX_LINES = 10_000
 """With ``--variations``, at most this many lines of one game are checked."""
 
@@ -33,7 +33,7 @@ Node = dict[str, list[bytes]]
 class Move(NamedTuple):
     """A B or W property. ``point`` is None for a pass; off-board points are kept as read."""
 
-    colour: int
+    colour: Colour
     point: Point | None
     node: int
     forced: bool
@@ -47,7 +47,7 @@ class Setup(NamedTuple):
     black: list[Point]
     white: list[Point]
     empty: list[Point]
-    player: int | None
+    player: Colour | None
 
 
 @dataclass
@@ -90,36 +90,44 @@ class GameRecord:
         if self.tree is None:
             return Line([], [], {}, [])
         nodes = list(sgf_grammar.main_sequence_iter(self.tree))
-        return self.line_from_nodes(nodes, [])
+        return _extract_line(self, nodes, [])
 
-    def lines(self) -> Iterator[Line]:
-        """Every root-to-leaf path, main line first (iterative: trees may be 100,000 deep)."""
+    def variations(self) -> tuple[list[list[int]], list[Finding]]:
+        """Every root-to-leaf path, main line first, as the child index chosen at each branch
+        (at most :data:`MAX_LINES`; more is a finding). Iterative: trees may be 100,000 deep."""
         if self.tree is None:
-            return
-        count = 0
-        stack: list[tuple[sgf_grammar.Coarse_game_tree, list[Node], list[int]]] = [
-            (self.tree, [], [])
-        ]
+            return [], []
+        paths: list[list[int]] = []
+        stack: list[tuple[sgf_grammar.Coarse_game_tree, list[int]]] = [(self.tree, [])]
         while stack:
-            tree, prefix, path = stack.pop()
-            nodes = prefix + tree.sequence
+            tree, path = stack.pop()
             while len(tree.children) == 1:
                 tree = tree.children[0]
-                nodes.extend(tree.sequence)
             if not tree.children:
-                count += 1
-                if count > MAX_LINES:
-                    self.findings.append(
-                        Finding(F.SGF_TOO_MANY_LINES,
-                                f"more than {MAX_LINES} variations; only the first were checked")
-                    )
-                    return
-                yield self.line_from_nodes(nodes, path)
+                if len(paths) == MAX_LINES:
+                    return paths, [Finding(F.SGF_TOO_MANY_LINES, f"more than {MAX_LINES} "
+                                           "variations; only the first were checked")]
+                paths.append(path)
                 continue
             for i in range(len(tree.children) - 1, -1, -1):
-                stack.append((tree.children[i], nodes, path + [i]))
+                stack.append((tree.children[i], path + [i]))
+        return paths, []
 
-    def line_from_nodes(self, nodes: list[Node], variation: list[int]) -> Line:
+    def line(self, variation: list[int]) -> Line:
+        """The line that takes child ``variation[k]`` at the k-th branch (see
+        :meth:`variations`)."""
+        if self.tree is None:
+            return Line([], [], {}, variation)
+        tree = self.tree
+        nodes = list(tree.sequence)
+        branch = 0
+        while tree.children:
+            if len(tree.children) == 1:
+                tree = tree.children[0]
+            else:
+                tree = tree.children[variation[branch]]
+                branch += 1
+            nodes.extend(tree.sequence)
         return _extract_line(self, nodes, variation)
 
 
@@ -156,234 +164,9 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -
         return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
     decoded = decode_sgf_bytes(raw, encoding)
     found = list(decoded.findings)
-    trees = _parse_trees(decoded.data, found)
+    trees = parse_trees(decoded.data, found)
     games = [_make_game(i, t) for i, t in enumerate(trees)]
     return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
-
-
-# --- syntax -----------------------------------------------------------------------------------
-
-_START_RE = re.compile(rb"\(\s*;")
-_NODE_START_RE = re.compile(rb"\s*;\s*[A-Za-z]")
-_PAREN_IDENT_RE = re.compile(rb"\(\s*[A-Za-z]+\s*\[")
-
-
-def _line_col(data: bytes, pos: int) -> str:
-    line = data.count(b"\n", 0, pos) + 1
-    col = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
-    return f"line {line}, column {col}"
-
-
-def _parse_trees(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
-    start = _START_RE.search(data)
-    first_paren = _PAREN_IDENT_RE.search(data)
-    if start is None or (first_paren is not None and first_paren.start() < start.start()):
-        # No "(;" at all, or a "(" followed by a property: the ';' or '(' is missing.
-        if first_paren is not None:
-            p = first_paren.start()
-            data = data[: p + 1] + b";" + data[p + 1 :]
-            found.append(Finding(F.SGF_MISSING_SEMICOLON,
-                                 f"'(' without ';' at {_line_col(data, p)}; a node was assumed"))
-        elif _NODE_START_RE.match(data):
-            data = b"(" + data.lstrip()
-            found.append(Finding(F.SGF_MISSING_PAREN,
-                                 "the file starts with ';' instead of '(;'; '(' was assumed"))
-        else:
-            found.append(Finding(F.SGF_NO_GAME, "no SGF game found (no '(;' in the file)"))
-            return []
-        start = _START_RE.search(data)
-        assert start is not None
-    if data[: start.start()].strip():
-        found.append(Finding(F.SGF_JUNK, f"{start.start()} bytes of text before the first game "
-                                         "were ignored"))
-    try:
-        return sgf_grammar.parse_sgf_collection(data)
-    except ValueError:
-        pass
-    return _parse_with_repair(data, found)
-
-
-_LENIENT_TOKEN_RE = re.compile(
-    rb"\s*(?:\[(?P<V>[^\\\]]*(?:\\.[^\\\]]*)*)\]|(?P<I>[A-Za-z]+)|(?P<D>[;()]))", re.S
-)
-_LOWER = bytes(range(ord("a"), ord("z") + 1))
-
-
-def _lenient_tokenise(
-    data: bytes, start: int
-) -> tuple[list[tuple[str, bytes]], int, list[str], bool]:
-    """Tokenise one game tree from ``start``, skipping what is not SGF.
-
-    sgfmill's tokeniser stops at the first byte it cannot read; this one (used only to repair a
-    file sgfmill refused) skips such bytes and reports them. Returns the tokens, where it stopped,
-    notes on what was skipped, and whether the data ended inside the tree.
-    """
-    tokens: list[tuple[str, bytes]] = []
-    notes: list[str] = []
-    depth = 0
-    i = start
-    n = len(data)
-    while i < n:
-        m = _LENIENT_TOKEN_RE.match(data, i)
-        if m is None:
-            j = i
-            while j < n and data[j : j + 1].isspace():
-                j += 1
-            if j >= n:
-                i = n
-                break
-            if data[j : j + 1] == b"[":
-                tokens.append(("V", data[j + 1 :]))
-                notes.append(f"a value is not closed at {_line_col(data, j)}; read to the end")
-                i = n
-                break
-            k = j + 1
-            while k < n and data[k : k + 1] not in (b"[", b";", b"(", b")") and not (
-                data[k : k + 1].isalpha()
-            ):
-                k += 1
-            notes.append(f"{data[j:k][:20]!r} at {_line_col(data, j)} is not SGF; skipped")
-            i = k
-            continue
-        kind = m.lastgroup
-        assert kind is not None
-        value = m.group(kind)
-        i = m.end()
-        if kind == "I":
-            value = value.translate(None, _LOWER)
-            if not value or len(value) > 64:
-                notes.append(f"{m.group(kind)[:20]!r} is not a property name; skipped")
-                continue
-        tokens.append((kind, value))
-        if kind == "D":
-            if value == b"(":
-                depth += 1
-            elif value == b")":
-                depth -= 1
-                if depth == 0:
-                    return tokens, i, notes, False
-    return tokens, i, notes, True
-
-
-def _parse_with_repair(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
-    """Game by game, rebuild the token stream with the damage mended and parse that."""
-    trees = []
-    position = 0
-    while True:
-        start = data.find(b"(", position)
-        if start < 0:
-            break
-        tokens, end, skipped, unfinished = _lenient_tokenise(data, start)
-        game_no = len(trees) + 1
-        depth = sum(1 for t, v in tokens if t == "D" and v == b"(") - sum(
-            1 for t, v in tokens if t == "D" and v == b")"
-        )
-        for note in skipped:
-            found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: {note}"))
-        if unfinished and depth > 0:
-            found.append(Finding(F.SGF_TRUNCATED,
-                                 f"game {game_no}: the file ends inside the game ({depth} "
-                                 "unclosed '('); read up to the end"))
-        mended, notes = _mend_tokens(tokens, depth)
-        for note in notes:
-            found.append(Finding(F.SGF_MISSING_SEMICOLON if "';'" in note else F.SGF_SYNTAX,
-                                 f"game {game_no}: {note}"))
-        try:
-            tree = sgf_grammar.parse_sgf_game(mended)
-            _unmark_continuations(tree)
-            trees.append(tree)
-        except ValueError as exc:
-            found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: unreadable ({exc})"))
-        if unfinished:
-            break
-        position = end
-    if not trees and not any(f.code in (F.SGF_SYNTAX, F.SGF_TRUNCATED) for f in found):
-        found.append(Finding(F.SGF_NO_GAME, "no SGF game found"))
-    return trees
-
-
-_CONTINUATION = b"SGFCHECKCONTINUATION"
-
-
-def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, list[str]]:
-    """Rebuild SGF text from tokens, mending what sgfmill's parser refuses.
-
-    - ``(`` followed by a property: a ``;`` is inserted;
-    - empty variations ``()`` are dropped, as are properties without values and values without
-      properties;
-    - nodes after a closed variation (old FF[1] style ``(;a(;v);b)``): they become a variation
-      of their own (after the variations already there);
-    - at the end, every open ``(`` is closed.
-    """
-    out: list[bytes] = []
-    notes: list[str] = []
-    n = len(tokens)
-    in_node = False
-    extra: list[int] = []  # per open tree: continuation variations to close with it
-    continued = False
-    for i, (kind, value) in enumerate(tokens):
-        nxt = tokens[i + 1] if i + 1 < n else None
-        if kind == "D":
-            if value == b"(":
-                out.append(b"(")
-                extra.append(0)
-                in_node = False
-                if nxt is not None and nxt[0] == "I":
-                    out.append(b";")
-                    in_node = True
-                    notes.append("'(' without ';': a node was assumed")
-            elif value == b")":
-                if out and out[-1] == b"(":
-                    out.pop()
-                    extra.pop()
-                    notes.append("empty variation '()' ignored")
-                    continue
-                if extra:
-                    out.append(b")" * extra.pop())
-                out.append(b")")
-                in_node = False
-            else:
-                if out and out[-1] == b")" and extra:
-                    out.append(b"(;" + _CONTINUATION + b"[]")
-                    extra[-1] += 1
-                    continued = True
-                else:
-                    out.append(b";")
-                in_node = True
-        elif kind == "I":
-            if nxt is None or nxt[0] != "V":
-                notes.append(f"property {value.decode()} without a value ignored")
-                continue
-            if not in_node:
-                notes.append(f"property {value.decode()} outside a node ignored")
-                continue
-            out.append(value)
-        else:
-            prev = out[-1] if out else b""
-            if not (prev.endswith(b"]") or prev.isalpha()):
-                notes.append("a value without a property ignored")
-                continue
-            out.append(b"[" + value + b"]")
-    while out and out[-1] in (b"(", b";"):
-        if out.pop() == b"(" and extra:
-            extra.pop()
-    while extra:
-        out.append(b")" * (extra.pop() + 1))
-    if continued:
-        notes.append("nodes follow a closed variation (old SGF style); they were read as a "
-                     "further variation")
-    return b"".join(out), notes
-
-
-def _unmark_continuations(tree: sgf_grammar.Coarse_game_tree) -> None:
-    """Remove the marker :func:`_mend_tokens` put on the variations it made."""
-    key = _CONTINUATION.decode()
-    todo = [tree]
-    while todo:
-        t = todo.pop()
-        for child in t.children:
-            child.sequence[0].pop(key, None)
-        todo.extend(t.children)
 
 
 # --- game information -------------------------------------------------------------------------
@@ -565,7 +348,7 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
                 found.append(Finding(F.SGF_HANDICAP,
                                      f"HA[{ha}] with no setup stones: the first {ha} moves are "
                                      "Black's and are read as free handicap placement",
-                                     severity=F.Severity.INFO))
+                                     severity=Severity.INFO))
                 stones = ha
             elif first[:1] == "W" and standard_handicap(ha, game.width, game.height):
                 game.assumed_handicap = standard_handicap(ha, game.width, game.height)
@@ -586,7 +369,7 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
     elif ha == 1:
         found.append(Finding(F.SGF_HANDICAP, "HA[1] means no handicap stones (Black simply "
                                              "moves first); handicap 0 assumed",
-                             severity=F.Severity.INFO))
+                             severity=Severity.INFO))
     game.handicap = stones
 
 
@@ -661,7 +444,7 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
             player = None
             if "PL" in node:
                 pl = _text(node["PL"]).upper()
-                player = {"B": BLACK, "W": WHITE, "1": BLACK, "2": WHITE}.get(pl[:1])
+                player = Colour.from_letter(pl)
                 if player is None:
                     found.append(Finding(F.SGF_BAD_PLAYER,
                                          f"PL[{pl}] is neither B nor W; ignored",
@@ -701,7 +484,7 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
                 row = coord.get(value[1])
                 if col is None or row is None:
                     point = None
-                    found.append(_bad_move(ident, value, move_no))
+                    found.append(_bad_move(colour, value, move_no))
                 else:
                     point = (col, row)
             elif value in _PASS_VALUES:
@@ -712,16 +495,16 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
                 point = None
                 found.append(Finding(F.SGF_PASS_SPELLING,
                                      f"{ident}[{value.decode('utf-8', 'replace')}] (blanks) read "
-                                     "as a pass", move=move_no, colour=ident))
+                                     "as a pass", move=move_no, colour=colour))
             else:
                 point = None
-                found.append(_bad_move(ident, value, move_no))
+                found.append(_bad_move(colour, value, move_no))
             events.append(Move(colour, point, index, forced))
     return Line(events, found, nodes[-1] if nodes else {}, variation)
 
 
-def _bad_move(ident: str, value: bytes, move_no: int) -> Finding:
+def _bad_move(colour: Colour, value: bytes, move_no: int) -> Finding:
     shown = value.decode("utf-8", "replace")[:20]
     return Finding(F.SGF_BAD_POINT,
-                   f"{ident}[{shown}] is not a point; the move is read as a pass",
-                   move=move_no, colour=ident)
+                   f"{colour.letter}[{shown}] is not a point; the move is read as a pass",
+                   move=move_no, colour=colour)

@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sgfcheck import findings as F
-from sgfcheck.board import BLACK, TO_MOVE_KEY, WHITE, Board
+from sgfcheck.board import TO_MOVE_KEY, Board
+from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
-from sgfcheck.points import point_name
+from sgfcheck.points import Point, point_name, point_to_sgf
 from sgfcheck.records import GameRecord, Line, Move, Setup
 from sgfcheck.rules import KoRule, LongCycle, Ruleset, SuicideRule
 
-NAME = {BLACK: "Black", WHITE: "White"}
-LETTER = {BLACK: "B", WHITE: "W"}
 _SUPERKO_CODE = {
     KoRule.POSITIONAL: F.RUL_PSK,
     KoRule.SITUATIONAL: F.RUL_SSK,
@@ -40,15 +39,15 @@ class Replay:
     findings: list[Finding]
     moves: int = 0
     """Moves replayed (passes included, setup excluded)."""
-    prisoners: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    prisoners: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     """Stones each colour captured (its prisoners), including opponent self-captures."""
-    passes: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
-    plays: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    passes: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    plays: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     """Stones played on the board (not setup, not passes)."""
-    setup_stones: dict[int, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    setup_stones: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
     """Stones added by AB/AW (handicap included)."""
-    first_pass: int | None = None
-    last_pass: int | None = None
+    first_pass: Colour | None = None
+    last_pass: Colour | None = None
     """Colour of the most recent pass."""
     ended_by_passes: int | None = None
     """Move number of the second of two consecutive passes, if the line ends that way."""
@@ -57,7 +56,7 @@ class Replay:
 
     @property
     def illegal(self) -> list[Finding]:
-        return [f for f in self.findings if f.code.code.startswith("RUL") and f.is_error]
+        return [f for f in self.findings if f.is_illegal]
 
 
 def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None) -> Replay:
@@ -77,7 +76,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     prisoners = out.prisoners
     plays = out.plays
 
-    to_move = BLACK
+    to_move: Colour = BLACK
     free_handicap = 0
     if game.handicap and not any(isinstance(e, Setup) and e.black for e in line.events[:3]):
         free_handicap = game.handicap  # HA with the stones played as Black moves
@@ -111,11 +110,12 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             out.setup_stones[WHITE] += len(ev.white)
             for chain in dead:
                 pts = sorted(point_name(board.point(s), h) for s in chain.stones)
+                colour = Colour(chain.colour)
                 found.append(Finding(
                     F.RUL_SETUP_DEAD,
-                    f"setup leaves {NAME[chain.colour].lower()} stones at {', '.join(pts)} "
+                    f"setup leaves {colour.word.lower()} stones at {', '.join(pts)} "
                     "without liberties; they stay on the board as set up",
-                    move=move_no or None, colour=LETTER[chain.colour], point=pts[0]))
+                    move=move_no or None, colour=colour, point=pts[0]))
             if ev.player is not None:
                 to_move = ev.player
             elif not started and ev.black and not ev.white:
@@ -129,26 +129,26 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
         move_no += 1
         started = True
         c = ev.colour
-        opp = WHITE if c == BLACK else BLACK
+        opp = WHITE if c is BLACK else BLACK
         point = ev.point
         before = len(found)
         if c != to_move and not (move_no <= free_handicap and c == BLACK):
             if move_no == 1:
-                msg = (f"{NAME[c]} moves first, but it is {NAME[to_move]}'s turn "
+                msg = (f"{c.word} moves first, but it is {to_move.word}'s turn "
                        f"({'handicap stones are placed' if to_move == WHITE else 'Black starts'})")
-                found.append(Finding(F.RUL_TURN, msg, move=move_no, colour=LETTER[c],
+                found.append(Finding(F.RUL_TURN, msg, move=move_no, colour=c,
                                      point=point_name(point, h), severity=Severity.INFO))
             else:
                 found.append(Finding(
                     F.RUL_TURN,
-                    f"{NAME[c]} moves twice in a row (assumed: {NAME[opp]} passed in between)",
-                    move=move_no, colour=LETTER[c], point=point_name(point, h)))
+                    f"{c.word} moves twice in a row (assumed: {opp.word} passed in between)",
+                    move=move_no, colour=c, point=point_name(point, h)))
         to_move = opp if move_no >= free_handicap else BLACK
         if point is not None and (point[0] >= w or point[1] >= h):
             found.append(Finding(
                 F.RUL_OFF_BOARD,
-                f"{NAME[c]} plays at {_sgf(point)}, outside the {w}x{h} board; read as a pass",
-                move=move_no, colour=LETTER[c], point=None))
+                f"{c.word} plays at {_sgf(point)}, outside the {w}x{h} board; read as a pass",
+                move=move_no, colour=c, point=None))
             point = None
         if point is None:
             out.passes[c] += 1
@@ -172,11 +172,11 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             allowed = ruleset.play_may_resume
             found.append(Finding(
                 F.RUL_AFTER_END,
-                f"{NAME[c]} plays after the game ended by two passes (move "
+                f"{c.word} plays after the game ended by two passes (move "
                 f"{out.ended_by_passes}); "
                 + ("play may resume under these rules" if allowed else
                    "the game is over under these rules"),
-                move=move_no, colour=LETTER[c], point=point_name(point, h),
+                move=move_no, colour=c, point=point_name(point, h),
                 severity=Severity.INFO if allowed else Severity.WARNING))
         consecutive_passes = 0
         col, row = point
@@ -184,9 +184,9 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
         if colour_at[p]:
             found.append(Finding(
                 F.RUL_OCCUPIED,
-                f"{NAME[c]} plays on {point_name(point, h)}, which already holds a "
-                f"{NAME[colour_at[p]].lower()} stone; the move changes nothing",
-                move=move_no, colour=LETTER[c], point=point_name(point, h)))
+                f"{c.word} plays on {point_name(point, h)}, which already holds a "
+                f"{Colour(colour_at[p]).word.lower()} stone; the move changes nothing",
+                move=move_no, colour=c, point=point_name(point, h)))
             ko_point = -1
             if ev.forced:
                 _force(found, before)
@@ -222,16 +222,16 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                     f"{move_no} repeats the one after {_when(earlier)} with the same player to "
                     f"move (triple ko, eternal life or similar); under {ruleset.name} rules "
                     f"{_CYCLE_MEANING[ruleset.long_cycle]}",
-                    move=move_no, colour=LETTER[c], point=point_name(point, h),
+                    move=move_no, colour=c, point=point_name(point, h),
                     repeats_move=earlier, extra={"cycle": [earlier + 1, move_no]}))
         elif retakes_ko:
             _ko(found, c, point, h, move_no, earlier)
         elif superko_code is not None:
             found.append(Finding(
                 superko_code,
-                f"{NAME[c]} {point_name(point, h)} recreates the position after "
+                f"{c.word} {point_name(point, h)} recreates the position after "
                 f"{_when(earlier)} ({superko_code.rule})",
-                move=move_no, colour=LETTER[c], point=point_name(point, h),
+                move=move_no, colour=c, point=point_name(point, h),
                 repeats_move=earlier))
         ko_point = ko
         ko_colour = opp
@@ -245,23 +245,21 @@ def _when(move: int) -> str:
     return "the start" if move == 0 else f"move {move}"
 
 
-def _ko(found: list[Finding], c: int, point: tuple[int, int], height: int, move_no: int,
+def _ko(found: list[Finding], c: Colour, point: Point, height: int, move_no: int,
         earlier: int) -> None:
     name = point_name(point, height)
     found.append(Finding(
         F.RUL_KO,
-        f"{NAME[c]} retakes the ko at {name} at once (simple ko); the position after "
+        f"{c.word} retakes the ko at {name} at once (simple ko); the position after "
         f"{_when(earlier)} returns",
-        move=move_no, colour=LETTER[c], point=name, repeats_move=earlier))
+        move=move_no, colour=c, point=name, repeats_move=earlier))
 
 
-def _sgf(point: tuple[int, int]) -> str:
-    from sgfcheck.points import point_to_sgf
-
+def _sgf(point: Point) -> str:
     return f"[{point_to_sgf(point)}]"
 
 
-def _suicide(found: list[Finding], rule: SuicideRule, c: int, point: tuple[int, int],
+def _suicide(found: list[Finding], rule: SuicideRule, c: Colour, point: Point,
              height: int, move_no: int, stones: int) -> None:
     name = point_name(point, height)
     what = "a single stone" if stones == 1 else f"{stones} stones"
@@ -270,21 +268,21 @@ def _suicide(found: list[Finding], rule: SuicideRule, c: int, point: tuple[int, 
         extra = " (it changes nothing, like a pass)" if stones == 1 else ""
         found.append(Finding(
             F.RUL_SUICIDE_ALLOWED,
-            f"{NAME[c]} {name} removes its own {what} (suicide, legal here){extra}",
-            move=move_no, colour=LETTER[c], point=name))
+            f"{c.word} {name} removes its own {what} (suicide, legal here){extra}",
+            move=move_no, colour=c, point=name))
         return
     why = "single-stone suicide" if rule is SuicideRule.MULTI_STONE else "suicide"
     found.append(Finding(
         F.RUL_SUICIDE,
-        f"{NAME[c]} {name} leaves its own {what} without liberties ({why} is illegal "
+        f"{c.word} {name} leaves its own {what} without liberties ({why} is illegal "
         "here); played as recorded: the stones are removed",
-        move=move_no, colour=LETTER[c], point=name))
+        move=move_no, colour=c, point=name))
 
 
 def _force(found: list[Finding], before: int) -> None:
     """KO[] in the node: the record says to play the move even if illegal."""
     for f in found[before:]:
-        if f.code.code.startswith("RUL") and f.is_error:
+        if f.is_illegal:
             f.severity = Severity.INFO
             f.message += " - the node has KO[], so the record forces this move"
             f.extra["forced"] = True

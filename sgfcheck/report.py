@@ -1,33 +1,48 @@
-"""Reports: human tables (tabulate) and JSON for checked files."""
+"""Reports for people: tables (tabulate), Markdown, board diagrams and the batch summary.
+
+Everything here is presentation of library values; the JSON and CSV shapes are in
+:mod:`sgfcheck.schema`.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-from typing import Any
 
 from tabulate import tabulate
 
-from sgfcheck.adjudicate import FileScore, GameLife, GameScore
-from sgfcheck.check import FileReport, GameReport
+from sgfcheck.adjudicate import FileLife, FileScore, GameScore
+from sgfcheck.board import Board
+from sgfcheck.check import FileReport, GameReport, RulesetVerdicts
+from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.findings import Finding, Severity
-from sgfcheck.life import status_diagram
-from sgfcheck.points import point_name
-from sgfcheck.rules import PRESETS
+from sgfcheck.life import ChainStatus
+from sgfcheck.points import gtp_column
+from sgfcheck.rules import PRESETS, Ruleset, format_value
+from sgfcheck.schema import (
+    SCORE_CSV_COLUMNS,
+    file_report_dict,
+    file_score_dict,
+    json_text,
+    score_csv_rows,
+)
+from sgfcheck.status import Source, Status
+from sgfcheck.summary import Summary
+
+Cell = str | int | float
 
 
-def _finding_rows(findings: list[Finding], verbose: bool) -> list[list[Any]]:
-    rows = []
+def _finding_rows(findings: list[Finding], verbose: bool) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
     for f in findings:
         if f.severity is Severity.INFO and not verbose:
             continue
         rows.append([
             f.move if f.move is not None else "",
-            f.colour or "",
+            f.colour.letter if f.colour else "",
             f.point or "",
             f.code.code,
-            (f.severity.value if f.severity else ""),
+            f.severity.value,
             f.code.rule,
             f.message,
         ])
@@ -39,7 +54,7 @@ _HEADERS = ["move", "colour", "point", "code", "severity", "rule", "message"]
 
 def game_verdict_line(path: str, game: GameReport) -> str:
     g = game.game
-    parts = [f"{path} game {g.index + 1}: {game.verdict.upper()}"]
+    parts = [f"{path} game {g.index + 1}: {game.verdict.value.upper()}"]
     illegal = game.illegal_moves
     if illegal:
         counts: dict[str, int] = {}
@@ -80,14 +95,14 @@ def render_text(report: FileReport, verbose: bool = False) -> str:
     return "\n".join(out)
 
 
-def render_all_rules(rows: list[dict[str, Any]]) -> str:
+def render_all_rules(rows: list[RulesetVerdicts]) -> str:
     if not rows:
         return "every move is legal under every preset (" + ", ".join(PRESETS) + ")"
-    table = []
+    table: list[list[Cell]] = []
     for row in rows:
-        cells = [row["move"], row["colour"] or "", row["point"] or ""]
+        cells: list[Cell] = [row.move, row.colour.letter if row.colour else "", row.point or ""]
         for name in PRESETS:
-            rules = row["verdicts"][name]
+            rules = row.verdicts[name]
             cells.append(", ".join(rules) if rules else "legal")
         table.append(cells)
     return "Verdict under each ruleset:\n" + tabulate(
@@ -95,21 +110,8 @@ def render_all_rules(rows: list[dict[str, Any]]) -> str:
     )
 
 
-def json_text(obj: Any) -> str:
-    """JSON on one line. Characters that some readers take for line ends (U+0085, U+2028,
-    U+2029) are escaped, so that one object is exactly one line for every reader."""
-    text = json.dumps(obj, ensure_ascii=False)
-    for ch in ("\u0085", "\u2028", "\u2029"):
-        text = text.replace(ch, f"\\u{ord(ch):04x}")
-    return text
-
-
-def jsonl_line(obj: Any) -> str:
-    return json_text(obj) + "\n"
-
-
 def render_json(report: FileReport) -> str:
-    return json_text(report.to_dict())
+    return json_text(file_report_dict(report))
 
 
 # --- scores ------------------------------------------------------------------------------------
@@ -119,14 +121,15 @@ _SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "to fill", "seki", "st
                   "result"]
 
 
-def score_rows(game: GameScore) -> list[list[Any]]:
-    rows: list[list[Any]] = []
+def score_rows(game: GameScore) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
     for score in game.scores:
-        for colour, side in (("B", score.black), ("W", score.white)):
+        for colour, side in score.sides():
+            first = colour is BLACK
             rows.append([
-                score.ruleset.name if colour == "B" else "",
-                score.method if colour == "B" else "",
-                colour,
+                score.ruleset.name if first else "",
+                score.method.value if first else "",
+                colour.letter,
                 side.empty,
                 -side.must_fill or "",
                 -side.seki_excluded or "",
@@ -139,7 +142,7 @@ def score_rows(game: GameScore) -> list[list[Any]]:
                 side.handicap_bonus or "",
                 f"{side.pass_bonus:g}" if side.pass_bonus else "",
                 f"{side.total:g}",
-                score.result_text if colour == "B" else "",
+                score.result_text if first else "",
             ])
     return rows
 
@@ -162,7 +165,7 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         if game.error:
             out.append(f"  not scored: {game.error}")
             continue
-        for f in game.check.findings:
+        for f in game.findings:
             if f.is_error:
                 out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
         rules = game.check.rules
@@ -177,14 +180,13 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         out.append(f"dead stones ({game.dead.source}): " + (", ".join(dead) if dead else "none"))
         for note in game.dead.notes:
             out.append(f"  {note}")
-        seki = sorted(p for c in (1, 2) for p in game.position.seki_empty[c])
+        seki = sorted(p for c in COLOURS for p in game.position.seki_empty[c])
         if seki:
-            out.append("points in seki: " + ", ".join(
-                point_name(board.point(p), board.height) for p in seki))
-        fill = sorted(p for c in (1, 2) for p in game.position.must_fill[c])
+            out.append("points in seki: " + ", ".join(board.name(p) for p in seki))
+        fill = sorted(p for c in COLOURS for p in game.position.must_fill[c])
         if fill:
             out.append("points still to fill (false eyes, protective moves): " + ", ".join(
-                point_name(board.point(p), board.height) for p in fill))
+                board.name(p) for p in fill))
         out.append(tabulate(score_rows(game), headers=_SCORE_HEADERS, tablefmt=fmt))
         for score in game.scores:
             for note in score.notes:
@@ -197,74 +199,139 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
             out.append("Every ruleset gives the same margin.")
         rc = game.result_check
         if rc is not None:
-            out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.upper()} - "
+            out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()} - "
                        f"{rc.reason}")
     return "\n".join(out)
 
 
 def render_score_json(report: FileScore) -> str:
-    return json_text(report.to_dict())
+    return json_text(file_score_dict(report))
 
 
 def render_score_csv(reports: list[FileScore]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["file", "game", "ruleset", "method", "colour", "empty", "to_fill", "seki",
-                     "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
-                     "handicap_bonus", "pass_bonus", "total", "margin", "winner",
-                     "result_check"])
+    writer.writerow(SCORE_CSV_COLUMNS)
     for report in reports:
-        for game in report.games:
-            rc = game.result_check.status if game.result_check else ""
-            for score in game.scores:
-                for colour, side in (("B", score.black), ("W", score.white)):
-                    writer.writerow([
-                        report.path, game.check.game.index + 1, score.ruleset.name,
-                        score.method, colour, side.empty, side.must_fill, side.seki_excluded,
-                        side.stones, side.prisoners, side.dead, side.pass_stones, side.tax,
-                        side.komi, side.handicap_bonus, side.pass_bonus, side.total,
-                        score.margin, score.winner or "draw", rc,
-                    ])
+        writer.writerows(score_csv_rows(report))
     return buffer.getvalue()
 
 
 # --- life ----------------------------------------------------------------------------------------
 
 
-def render_life_text(path: str, checked: FileReport, games: list[GameLife]) -> str:
+_LIFE_MARK = {Status.ALIVE: "{}", Status.DEAD: "{}", Status.SEKI: "{}=",
+              Status.UNKNOWN: "{}?", Status.UNCERTAIN: "{}?"}
+
+
+def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
+    """The board with marks: X O alive, x o dead, X= O= seki, X? O? unknown or uncertain."""
+    mark: dict[int, str] = {}
+    for chain in statuses:
+        base = "X" if chain.colour is BLACK else "O"
+        text = _LIFE_MARK[chain.status].format(
+            base.lower() if chain.status is Status.DEAD else base)
+        for p in chain.stones:
+            mark[p] = text
+    lines = ["    " + " ".join(f"{gtp_column(c):<2}" for c in range(board.width))]
+    for row in range(board.height):
+        cells = [f"{mark.get(row * board.width + c, '.'):<2}" for c in range(board.width)]
+        lines.append(f"{board.height - row:>3} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+_LIFE_SOURCE_NOTE = {
+    Source.NONE: " (nothing known: only unconditional life and death are decided)",
+    Source.BENSON: " (nothing known: only unconditional life and death are decided)",
+    Source.ESTIMATE: " (an estimate from the position, not the players' word)",
+}
+
+
+def render_life_text(report: FileLife) -> str:
     out: list[str] = []
-    if checked.unreadable:
+    path = report.path
+    if report.check.unreadable:
         out.append(f"{path}: UNREADABLE")
-        for f in checked.findings:
+        for f in report.check.findings:
             out.append(f"  {f.code.code} {f.message}")
-    for game in games:
+    for game in report.games:
         out.append(f"{path} game {game.check.game.index + 1}, position after move {game.move}")
-        for f in game.check.findings:
-            if f.code.code.startswith("LIF"):
+        for f in game.findings:
+            if f.code.family == "LIF":
                 out.append(f"  {f.code.code} {f.message}")
         if game.error or game.board is None:
             out.append(f"  not judged: {game.error}")
             continue
-        source = game.dead.source if game.dead is not None else "none"
-        why = {"none": " (nothing known: only unconditional life and death are decided)",
-               "benson": " (nothing known: only unconditional life and death are decided)",
-               "estimate": " (an estimate from the position, not the players' word)"}
-        out.append(f"dead stones from: {source}{why.get(source, '')}")
+        source = game.dead.source if game.dead is not None else Source.NONE
+        out.append(f"dead stones from: {source}{_LIFE_SOURCE_NOTE.get(source, '')}")
         out.append(status_diagram(game.board, game.chains))
         out.append("X O alive, x o dead, X= O= seki, X? O? uncertain (estimate) or unknown")
-        rows = []
-        for chain in sorted(game.chains, key=lambda c: (c.status == "alive", c.points[0])):
-            if chain.status == "alive" and chain.source != "benson" and not (
-                    chain.source == "estimate" and (chain.confidence or 0) < 0.9):
+        rows: list[list[Cell]] = []
+        for chain in sorted(game.chains,
+                            key=lambda c: (c.status is Status.ALIVE, c.points[0])):
+            if chain.status is Status.ALIVE and chain.source is not Source.BENSON and not (
+                    chain.source is Source.ESTIMATE and (chain.confidence or 0) < 0.9):
                 continue
             shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
             conf = "" if chain.confidence is None else f"{chain.confidence:g}"
-            rows.append([chain.colour, chain.status, chain.source, conf, len(chain.points), shown])
+            rows.append([chain.colour.letter, chain.status.value, chain.source.value, conf,
+                         len(chain.points), shown])
         if rows:
             out.append(tabulate(rows, headers=["colour", "status", "source", "confidence",
                                                "stones", "points"], tablefmt="simple"))
         counts: dict[str, int] = {}
         for chain in game.chains:
-            counts[chain.status] = counts.get(chain.status, 0) + 1
+            counts[chain.status.value] = counts.get(chain.status.value, 0) + 1
         out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    return "\n".join(out)
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+
+def render_rules_text(presets: dict[str, Ruleset]) -> str:
+    """Every preset's parameters side by side, then each preset's source."""
+    names = list(presets)
+    params = [p for p in next(iter(presets.values())).parameters() if p != "name"]
+    rows = [[p] + [format_value(presets[n].parameters()[p]) for n in names] for p in params]
+    out = [tabulate(rows, headers=["parameter", *names], tablefmt="simple"), ""]
+    out.extend(f"{name}: {ruleset.source}" for name, ruleset in presets.items())
+    return "\n".join(out)
+
+
+# --- batch ---------------------------------------------------------------------------------------
+
+
+def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
+    rows: list[tuple[str, Cell]] = [
+        ("files", summary.files),
+        ("files skipped (already in the report)", summary.skipped),
+        ("games", summary.games),
+        ("unreadable files", summary.unreadable),
+        ("input problems (links, archive members)", summary.input_problems),
+        ("time limit exceeded", summary.timeouts),
+        ("encodings guessed", summary.encodings_guessed),
+        ("games with illegal moves", summary.games_with_illegal),
+    ]
+    for rule, n in sorted(summary.illegal_by_rule.items()):
+        rows.append((f"  {rule}", n))
+    for status in ("match", "mismatch", "not-scored", "unverifiable"):
+        rows.append((f"RE {status}", summary.result_checks[status]))
+    rows.append(("identical files (groups)", len(summary.identical_files)))
+    rows.append(("same game in several records (groups)", len(summary.same_games)))
+    rows.append(("elapsed s", f"{summary.elapsed:.1f}"))
+    rows.append(("games/s", f"{summary.games_per_second:.0f}"))
+    rows.append(("peak memory per worker (MB)", f"{summary.peak_rss_mb:.0f}"))
+    return rows
+
+
+def render_summary_text(summary: Summary) -> str:
+    """The summary table, the inputs that could not be read, and the first duplicate groups."""
+    out = [tabulate(summary_rows(summary), headers=["summary", ""], tablefmt="simple")]
+    out.extend(f"not read: {problem}" for problem in summary.problems)
+    for title, groups in (("identical files", summary.identical_files),
+                          ("same game in several records", summary.same_games)):
+        out.extend(f"{title}: " + ", ".join(group) for group in groups[:10])
+        if len(groups) > 10:
+            out.append(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
     return "\n".join(out)

@@ -9,37 +9,42 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.strenum import StrEnum
+
+
+class ResultKind(StrEnum):
+    SCORE = "score"
+    RESIGN = "resign"
+    TIME = "time"
+    FORFEIT = "forfeit"
+    DRAW = "draw"
+    VOID = "void"
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
 class Result:
     raw: str | None
-    winner: str | None
-    """``B``, ``W`` or None (draw, void, unknown)."""
+    winner: Colour | None
+    """None for a draw, a void game or an unknown winner."""
     margin: float | None
-    kind: str
+    kind: ResultKind
     note: str = ""
     parsed: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "raw": self.raw,
-            "winner": self.winner,
-            "margin": self.margin,
-            "kind": self.kind,
-            "note": self.note or None,
-        }
 
-
+_RESIGN, _TIME, _FORFEIT = ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT
+_UNKNOWN = ResultKind.UNKNOWN
 _WORDS = {
-    "r": "resign", "res": "resign", "resign": "resign", "resignation": "resign",
-    "t": "time", "time": "time", "timeout": "time",
-    "f": "forfeit", "forfeit": "forfeit", "forf": "forfeit",
+    "r": _RESIGN, "res": _RESIGN, "resign": _RESIGN, "resignation": _RESIGN,
+    "t": _TIME, "time": _TIME, "timeout": _TIME,
+    "f": _FORFEIT, "forfeit": _FORFEIT, "forf": _FORFEIT,
 }
 _SCORE_RE = re.compile(r"^([BW])(?:\+|\s)\s*([0-9]+(?:\.[0-9]*)?)\s*(?:pts?|points?|目)?$", re.I)
 _WIN_RE = re.compile(r"^([BW])\s*\+\s*(.*)$", re.I)
-_COLOUR_WORDS = {"black": "B", "white": "W", "b": "B", "w": "W"}
+_COLOUR_WORDS = {"black": BLACK, "white": WHITE, "b": BLACK, "w": WHITE}
 
 
 def _margin(text: str) -> tuple[float, str]:
@@ -56,85 +61,85 @@ _WHITE_CJK = ("白", "백")
 def _chinese(raw: str) -> Result | None:
     """Chinese, Japanese and Korean results: 白胜43.5目, 黑中盘胜, 黒中押し勝ち, 黒3目半勝ち."""
     text = raw.split(",")[-1].split("、")[-1].strip()
-    winner = ("B" if text.startswith(_BLACK_CJK) else "W" if text.startswith(_WHITE_CJK)
+    winner = (BLACK if text.startswith(_BLACK_CJK) else WHITE if text.startswith(_WHITE_CJK)
               else None)
     if winner is None:
         return None
     m = re.search(r"([0-9]+)\s*目半", text)
     if m:
-        return Result(raw, winner, int(m.group(1)) + 0.5, "score")
+        return Result(raw, winner, int(m.group(1)) + 0.5, ResultKind.SCORE)
     raw = text
     if "中盘" in raw or "中押" in raw or "불계" in raw:
-        return Result(raw, winner, None, "resign")
+        return Result(raw, winner, None, _RESIGN)
     if "超时" in raw or "时间" in raw:
-        return Result(raw, winner, None, "time")
+        return Result(raw, winner, None, _TIME)
     m = re.search(r"([0-9]+)又([0-9])/([0-9])子", raw)
     if m:
         zi = int(m.group(1)) + int(m.group(2)) / int(m.group(3))
-        return Result(raw, winner, zi * 2, "score", f"{zi:g} zi = {zi * 2:g} points")
+        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points")
     m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*子", raw)
     if m:
         zi = float(m.group(1))
-        return Result(raw, winner, zi * 2, "score", f"{zi:g} zi = {zi * 2:g} points")
+        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points")
     m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*目?", raw)
     if m:
-        return Result(raw, winner, float(m.group(1)), "score")
+        return Result(raw, winner, float(m.group(1)), ResultKind.SCORE)
     if "胜" in raw or "勝" in raw or "승" in raw:
-        return Result(raw, winner, None, "unknown", "winner without margin or reason")
+        return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
     return None
 
 
 def parse_result(raw: str | None) -> Result:
     """Parse an RE value. Never raises: an unreadable value gives ``parsed=False``."""
     if raw is None:
-        return Result(None, None, None, "unknown", "no RE property")
+        return Result(None, None, None, _UNKNOWN, "no RE property")
     text = raw.strip()
     low = text.lower()
     if text == "":
-        return Result(raw, None, None, "unknown", "empty RE")
+        return Result(raw, None, None, _UNKNOWN, "empty RE")
     if low in ("0", "draw", "jigo", "d", "d+j", "=", "0.0", "tie") or low.startswith("draw"):
-        return Result(raw, None, 0.0, "draw")
+        return Result(raw, None, 0.0, ResultKind.DRAW)
     if low in ("void", "v", "no result", "noresult", "suspended", "n/r"):
-        return Result(raw, None, None, "void")
+        return Result(raw, None, None, ResultKind.VOID)
     if low in ("?", "unknown", "ongoing"):
-        return Result(raw, None, None, "unknown", "result unknown")
+        return Result(raw, None, None, _UNKNOWN, "result unknown")
     m = _SCORE_RE.match(text)
     if m:
-        winner = m.group(1).upper()
+        winner = Colour.from_letter(m.group(1))
         margin, note = _margin(m.group(2))
         if margin == 0:
-            return Result(raw, None, 0.0, "draw", f"{raw} is a zero margin: a draw")
-        return Result(raw, winner, margin, "score", note)
+            return Result(raw, None, 0.0, ResultKind.DRAW, f"{raw} is a zero margin: a draw")
+        return Result(raw, winner, margin, ResultKind.SCORE, note)
     m = _WIN_RE.match(text)
     if m:
-        winner = m.group(1).upper()
+        winner = Colour.from_letter(m.group(1))
         rest = m.group(2).strip().lower()
         if rest in _WORDS:
             return Result(raw, winner, None, _WORDS[rest])
         if rest == "":
-            return Result(raw, winner, None, "unknown", "winner without margin or reason")
+            return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
         if rest in ("j", "jigo"):
-            return Result(raw, None, 0.0, "draw")
-        return Result(raw, winner, None, "unknown", f"unknown reason {m.group(2)!r}")
+            return Result(raw, None, 0.0, ResultKind.DRAW)
+        return Result(raw, winner, None, _UNKNOWN, f"unknown reason {m.group(2)!r}")
     if low in _COLOUR_WORDS:
-        return Result(raw, _COLOUR_WORDS[low], None, "unknown", "winner without margin or reason")
+        return Result(raw, _COLOUR_WORDS[low], None, _UNKNOWN, "winner without margin or reason")
     m = re.match(r"^(black|white)\s+(?:wins|won)\b(.*)$", low)
     if m:
         winner = _COLOUR_WORDS[m.group(1)]
         num = re.search(r"([0-9]+(?:\.[0-9]+)?)", m.group(2))
         if num:
             margin, note = _margin(num.group(1))
-            return Result(raw, winner, margin, "score", note)
+            return Result(raw, winner, margin, ResultKind.SCORE, note)
         if "resign" in m.group(2):
-            return Result(raw, winner, None, "resign")
-        return Result(raw, winner, None, "unknown", "winner without margin or reason")
+            return Result(raw, winner, None, _RESIGN)
+        return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
     m = re.match(r"^(black|white)\s+resign", low)
     if m:
-        return Result(raw, "W" if m.group(1) == "black" else "B", None, "resign")
+        return Result(raw, WHITE if m.group(1) == "black" else BLACK, None, _RESIGN)
     if "adjourn" in low:
-        return Result(raw, None, None, "void", "play was adjourned")
+        return Result(raw, None, None, ResultKind.VOID, "play was adjourned")
     chinese = _chinese(text)
     if chinese is not None:
         return chinese
-    return Result(raw, None, None, "unknown", f"RE[{raw}] is not a result sgfcheck can read",
+    return Result(raw, None, None, _UNKNOWN, f"RE[{raw}] is not a result sgfcheck can read",
                   parsed=False)

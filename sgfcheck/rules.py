@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_type_hints
 
 
 class KoRule(str, Enum):
@@ -103,10 +103,6 @@ class Ruleset:
         """Whether empty points inside seki count for the surrounding colour."""
         return self.tax is Tax.NONE
 
-    @property
-    def group_tax(self) -> bool:
-        return self.tax is Tax.ALL
-
     def parameters(self) -> dict[str, Any]:
         """Every parameter by name, enums as their string values."""
         out: dict[str, Any] = {}
@@ -139,64 +135,73 @@ def format_value(value: Any) -> str:
 
 
 TROMP_TAYLOR = Ruleset(
-    "tromp-taylor", KoRule.POSITIONAL, SuicideRule.ALLOWED, Scoring.AREA, 7.5,
-    HandicapBonus.ZERO, False, False, Tax.NONE, play_may_resume=False,
+    "tromp-taylor", ko=KoRule.POSITIONAL, suicide=SuicideRule.ALLOWED, scoring=Scoring.AREA,
+    komi=7.5, handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False,
+    tax=Tax.NONE, play_may_resume=False,
     source="Tromp-Taylor rules (tromp.github.io/go.html): PSK, suicide allowed, area counting of "
     "everything on the board; komi not fixed by the rules, 7.5 as in KataGo.",
 )
 CHINESE = Ruleset(
-    "chinese", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
-    HandicapBonus.N, False, False, Tax.NONE, long_cycle=LongCycle.VOID,
+    "chinese", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.AREA, komi=7.5,
+    handicap_bonus=HandicapBonus.N, pass_stones=False, white_passes_last=False, tax=Tax.NONE,
+    long_cycle=LongCycle.VOID,
     source="Chinese rules 2002 as practised (KataGo `chinese`): simple ko with long cycles voided "
     "by the referee (Art. 20), suicide forbidden, area counting, komi 7.5 (3.75 zi), White +N "
     "for N handicap stones.",
 )
 JAPANESE = Ruleset(
-    "japanese", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.TERRITORY, 6.5,
-    HandicapBonus.ZERO, False, False, Tax.SEKI, long_cycle=LongCycle.NO_RESULT,
+    "japanese", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.TERRITORY,
+    komi=6.5, handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False,
+    tax=Tax.SEKI, long_cycle=LongCycle.NO_RESULT,
     source="Japanese rules 1989: simple ko (Art. 6), long cycle = no result (Art. 12), suicide "
     "forbidden (Art. 4), territory + prisoners, no territory in seki (Art. 8), komi 6.5.",
 )
 KOREAN = Ruleset(
-    "korean", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.TERRITORY, 6.5,
-    HandicapBonus.ZERO, False, False, Tax.SEKI, long_cycle=LongCycle.DRAW,
+    "korean", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.TERRITORY, komi=6.5,
+    handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False, tax=Tax.SEKI,
+    long_cycle=LongCycle.DRAW,
     source="Korean (KBA 2016): as Japanese, but a repetition ends the game as a draw.",
 )
 AGA = Ruleset(
-    "aga", KoRule.SITUATIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
-    HandicapBonus.N_MINUS_ONE, True, True, Tax.NONE,
+    "aga", ko=KoRule.SITUATIONAL, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.AREA, komi=7.5,
+    handicap_bonus=HandicapBonus.N_MINUS_ONE, pass_stones=True, white_passes_last=True,
+    tax=Tax.NONE,
     source="AGA concise rules (1991, current summary): SSK, self-capture illegal, area counting "
     "or territory with pass stones (equal by design), White passes last, komi 7.5 (0.5 in "
     "handicap games), White +N-1 under area counting.",
 )
 BGA = Ruleset(
-    "bga", KoRule.NATURAL_SITUATIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 7.5,
-    HandicapBonus.N_MINUS_ONE, True, True, Tax.NONE,
+    "bga", ko=KoRule.NATURAL_SITUATIONAL, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.AREA,
+    komi=7.5, handicap_bonus=HandicapBonus.N_MINUS_ONE, pass_stones=True, white_passes_last=True,
+    tax=Tax.NONE,
     source="BGA rules (britgo.org interpretation of AGA Rule 6): NSSK, otherwise as AGA.",
 )
 ING = Ruleset(
-    "ing", KoRule.POSITIONAL, SuicideRule.MULTI_STONE, Scoring.AREA, 8.0,
-    HandicapBonus.ZERO, False, False, Tax.NONE, black_wins_ties=True,
+    "ing", ko=KoRule.POSITIONAL, suicide=SuicideRule.MULTI_STONE, scoring=Scoring.AREA, komi=8.0,
+    handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False, tax=Tax.NONE,
+    black_wins_ties=True,
     source="Ing SST laws 1991 / GOE 1996: multi-stone suicide legal, single-stone not; area "
     "(fill-in) counting; komi 8 with Black winning ties; no handicap compensation in the "
     "official texts. Ing's fighting/disturbing ko rule is approximated by PSK, as KataGo does.",
 )
 NEW_ZEALAND = Ruleset(
-    "new-zealand", KoRule.SITUATIONAL, SuicideRule.ALLOWED, Scoring.AREA, 7.0,
-    HandicapBonus.ZERO, False, False, Tax.NONE,
+    "new-zealand", ko=KoRule.SITUATIONAL, suicide=SuicideRule.ALLOWED, scoring=Scoring.AREA,
+    komi=7.0, handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False,
+    tax=Tax.NONE,
     source="New Zealand rules: SSK counting positions after passes, suicide allowed, area "
     "counting, integer komi 7 (jigo possible), no handicap compensation.",
 )
 WMSG = Ruleset(
-    "wmsg", KoRule.POSITIONAL, SuicideRule.FORBIDDEN, Scoring.AREA, 6.5,
-    HandicapBonus.ZERO, False, False, Tax.NONE, white_first_pass_bonus=1.0,
+    "wmsg", ko=KoRule.POSITIONAL, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.AREA, komi=6.5,
+    handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False, tax=Tax.NONE,
+    white_first_pass_bonus=1.0,
     source="World Mind Sports Games 2008 (IGF): PSK, suicide forbidden, area counting, komi 6.5 "
     "plus 1 point to White if White passed first. Handicap not covered (even games): 0 assumed.",
 )
 STONE_SCORING = Ruleset(
-    "stone-scoring", KoRule.SIMPLE, SuicideRule.FORBIDDEN, Scoring.STONE, 7.5,
-    HandicapBonus.ZERO, False, False, Tax.ALL, long_cycle=LongCycle.NO_RESULT,
-    play_may_resume=False,
+    "stone-scoring", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.STONE,
+    komi=7.5, handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False,
+    tax=Tax.ALL, long_cycle=LongCycle.NO_RESULT, play_may_resume=False,
     source="Ancient stone scoring (KataGo `stone-scoring`): only stones on the board count, so "
     "every living group pays 2 points for its eyes; simple ko; komi 7.5.",
 )
@@ -225,16 +230,6 @@ _ALIASES = {
     "oldchinese": "stone-scoring", "ancientchinese": "stone-scoring",
 }
 _CLOSEST = {"chinesekgs": "KGS/OGS play Chinese with a superko rule"}
-
-
-@dataclass(frozen=True)
-class RulesChoice:
-    """A ruleset and where it came from, for the report."""
-
-    ruleset: Ruleset
-    source: str
-    """``--rules``, ``RU``, ``default`` ..."""
-    detail: str
 
 
 def normalise_name(text: str) -> str:
@@ -269,14 +264,14 @@ def _from_katago(
     ko_rule = _KATAGO_KO[ko]
     return Ruleset(
         "katago",
-        ko_rule,
-        SuicideRule.MULTI_STONE if sui else SuicideRule.FORBIDDEN,
-        scoring,
-        komi,
-        HandicapBonus(whb),
-        False,
-        False,
-        tax_rule,
+        ko=ko_rule,
+        suicide=SuicideRule.MULTI_STONE if sui else SuicideRule.FORBIDDEN,
+        scoring=scoring,
+        komi=komi,
+        handicap_bonus=HandicapBonus(whb),
+        pass_stones=False,
+        white_passes_last=False,
+        tax=tax_rule,
         first_pass_bonus=0.5 if button else 0.0,
         long_cycle=LongCycle.NO_RESULT if ko_rule is KoRule.SIMPLE else LongCycle.FORBIDDEN,
         source="KataGo rule string",
@@ -329,12 +324,20 @@ def rules_from_ru(raw: str) -> tuple[Ruleset | None, str]:
     return None, f"RU[{raw}] is not a known ruleset"
 
 
-_PARAM_TYPES: dict[str, Any] = {
-    "ko": KoRule, "suicide": SuicideRule, "scoring": Scoring, "komi": float,
-    "handicap_bonus": HandicapBonus, "pass_stones": bool, "white_passes_last": bool, "tax": Tax,
-    "first_pass_bonus": float, "white_first_pass_bonus": float, "black_wins_ties": bool,
-    "long_cycle": LongCycle, "play_may_resume": bool,
+_PARAM_TYPES: dict[str, type] = {
+    name: kind for name, kind in get_type_hints(Ruleset).items() if name in _FIELDS[1:]
 }
+"""Each parameter's type (``KoRule``, ``float``, ``bool``...), read off :class:`Ruleset`."""
+
+
+def explicit_parameters(text: str) -> frozenset[str]:
+    """The parameters a ``preset:param=value,...`` string sets itself (``japanese:komi=0.5`` ->
+    ``{"komi"}``); empty for a bare preset name or a KataGo string."""
+    if parse_katago(text) is not None:
+        return frozenset()
+    _, _, params = text.strip().partition(":")
+    return frozenset(item.partition("=")[0].strip().replace("-", "_")
+                     for item in params.split(",") if item.strip())
 
 
 @lru_cache(maxsize=256)

@@ -64,14 +64,14 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     for e in line.events:
         if type(e) is Move:
             colours.append(e.colour)
-            p = e.point
-            points.append(npoints if p is None or p[0] >= width or p[1] >= height
-                          else p[1] * width + p[0])
+            at = e.point
+            points.append(npoints if at is None or at[0] >= width or at[1] >= height
+                          else at[1] * width + at[0])
         else:
             assert isinstance(e, Setup)
             for tag, pts in ((b"B", e.black), (b"W", e.white), (b"E", e.empty)):
                 if pts:
-                    setup.append((tag, [r * width + c for c, r in pts]))
+                    setup.append((tag, [row * width + col for col, row in pts]))
     if sum(1 for p in points if p != npoints) < MIN_MOVES:
         return None
     # The canonical orientation: the symmetries under which the move sequence is smallest,
@@ -90,8 +90,8 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     for t in candidates:
         table = tables[t]
         digest = hashlib.blake2b(head, digest_size=12)
-        for tag, pts in setup:
-            digest.update(tag + array("H", sorted(table[p] for p in pts)).tobytes())
+        for tag, indices in setup:
+            digest.update(tag + array("H", sorted(table[p] for p in indices)).tobytes())
         digest.update(array("H", [table[p] for p in points]).tobytes())
         key = digest.digest()
         if best is None or key < best:

@@ -14,10 +14,11 @@ import pytest
 from conftest import FIXTURES, corpus_dir
 from typer.testing import CliRunner
 
-from sgfcheck.batch import BatchOptions, ReportWriter, read_done, run_batch
+from sgfcheck.batch import BatchOptions, run_batch
 from sgfcheck.board import BLACK, WHITE, Board
 from sgfcheck.cli import app
 from sgfcheck.inputs import iter_inputs
+from sgfcheck.reportfile import ReportWriter, read_done
 
 runner = CliRunner()
 FIXTURE_FILES = sorted(FIXTURES.glob("*.sgf"))

@@ -9,6 +9,7 @@ from conftest import corpus_dir
 
 from sgfcheck.check import CheckOptions, check_file
 from sgfcheck.rules import KoRule
+from sgfcheck.schema import game_dict
 
 LITTLEGO_ILLEGAL = [
     # (file, options, expected (code, move) among the findings)
@@ -101,7 +102,7 @@ def test_every_corpus_file_yields_a_report() -> None:
             unreadable.append(path.name)
         for g in report.games:
             verdicts[g.verdict] += 1
-            g.to_dict(report.loaded.encoding, report.loaded.encoding_guessed)
+            game_dict(g, report.loaded.encoding, report.loaded.encoding_guessed)
     # Only the non-SGF formats (GIB, NGF, UGF) and Little Go's deliberate non-SGF file.
     assert all(not n.endswith((".sgf", ".SGF")) or n == "not-an-sgf-file.sgf"
                for n in unreadable), unreadable

@@ -8,14 +8,20 @@ from conftest import FIXTURES
 
 from sgfcheck.adjudicate import score_file
 from sgfcheck.board import Board
-from sgfcheck.estimate import judge
-from sgfcheck.life import DeadStones
+from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.count import count
+from sgfcheck.deadstones import DeadStones, uncertain_ways
+from sgfcheck.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.playout import Playouts
+from sgfcheck.position import analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import replay
+from sgfcheck.result_check import check_result_uncertain
 from sgfcheck.results import parse_result
 from sgfcheck.rules import JAPANESE
-from sgfcheck.scoring import analyse, check_result_uncertain, count
+from sgfcheck.status import Source, Status
+
+ESTIMATE, UNCERTAIN = Source.ESTIMATE, Status.UNCERTAIN
 
 
 def final_board(name: str) -> Board:
@@ -85,7 +91,7 @@ def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() 
     dead = count(analyse(board, h5), rep, rules, 0)
     # H5 alive: Black's side is no territory (it touches a white stone).
     assert (alive.result_text, dead.result_text) == ("W+36.5", "W+9.5")
-    stones = DeadStones(set(), "estimate")
+    stones = DeadStones(set(), Source.ESTIMATE)
     outcomes = [("the uncertain chains are alive", alive), ("W H5 dead", dead)]
     check = check_result_uncertain(parse_result("W+9.5"), outcomes, stones, True)
     assert check.status == "match" and "W H5 dead" in check.reason
@@ -94,7 +100,7 @@ def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() 
     # A chain whose fate decides the winner: the check cannot be made.
     flipped = count(analyse(board, set(range(9 * 9)) & {p for p, c in enumerate(board.colour)
                                                        if c == 2}), rep, rules, 0)
-    assert flipped.winner == "B"
+    assert flipped.winner is BLACK
     check = check_result_uncertain(parse_result("W+9.5"),
                                    [("alive", alive), ("all white dead", flipped)], stones, True)
     assert check.status == "unverifiable" and "all white dead" in check.reason
@@ -112,22 +118,19 @@ def test_false_eye_group_is_dead() -> None:
 
 
 def test_uncertain_chains_are_counted_every_way_they_may_go() -> None:
-    from sgfcheck.adjudicate import uncertain_ways
-    from sgfcheck.estimate import ChainVerdict, Judgement
-
     board = final_board("false-eye.sgf")
     b7 = board.chain_of[board.index(1, 0)]
     d7 = board.chain_of[board.index(3, 0)]
     f7 = board.chain_of[board.index(5, 0)]
     assert b7 is not None and d7 is not None and f7 is not None
     judgement = Judgement([
-        ChainVerdict(sorted(b7.stones), 1, "uncertain", "estimate", 0.5, 0.5),
-        ChainVerdict(sorted(d7.stones), 1, "uncertain", "estimate", 0.55, 0.45),
-        ChainVerdict(sorted(f7.stones), 2, "alive", "estimate", 1.0, 1.0)], 32, 0)
-    dead = DeadStones(set(), "estimate", judgement=judgement)
+        ChainVerdict(sorted(b7.stones), BLACK, UNCERTAIN, ESTIMATE, 0.5, 0.5),
+        ChainVerdict(sorted(d7.stones), BLACK, UNCERTAIN, ESTIMATE, 0.55, 0.45),
+        ChainVerdict(sorted(f7.stones), WHITE, Status.ALIVE, ESTIMATE, 1.0, 1.0)], 32, 0)
+    dead = DeadStones(set(), ESTIMATE, judgement=judgement)
     # B7's chain and D7-E7 are one black area (joined through the eye C7): they go together.
     assert uncertain_ways(board, dead) == [("B B7 dead", set(b7.stones) | set(d7.stones))]
     f7_dead = Judgement([*judgement.chains[:2], ChainVerdict(
-        sorted(f7.stones), 2, "uncertain", "estimate", 0.5, 0.5)], 32, 0)
-    ways = uncertain_ways(board, DeadStones(set(), "estimate", judgement=f7_dead))
+        sorted(f7.stones), WHITE, UNCERTAIN, ESTIMATE, 0.5, 0.5)], 32, 0)
+    ways = uncertain_ways(board, DeadStones(set(), ESTIMATE, judgement=f7_dead))
     assert [how for how, _ in ways] == ["W F7 dead", "B B7 dead", "B B7, W F7 dead"]

@@ -61,7 +61,7 @@ def test_failure_is_a_finding_and_the_count_goes_on(tmp_path: Path,
     monkeypatch.setenv("SGFCHECK_GNUGO", _script(tmp_path, "exit 1"))
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
                          ScoreOptions(rules=("chinese",), dead_stones="gnugo")).games
-    assert [f.code.code for f in game.check.findings if f.code.code.startswith("LIF")] == [
+    assert [f.code.code for f in game.findings if f.code.code.startswith("LIF")] == [
         "LIF001"]
     assert game.dead is not None and game.dead.source == "none"
     assert game.result_check is not None and game.result_check.status == "unverifiable"

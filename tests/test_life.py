@@ -22,8 +22,8 @@ def final_board(name: str):  # type: ignore[no-untyped-def]
 
 
 def statuses(name: str, **options: object) -> dict[str, tuple[str, str]]:
-    _, games = life_file(FIXTURES / name, ScoreOptions(**options))  # type: ignore[arg-type]
-    return {c.points[0]: (c.status, c.source) for c in games[0].chains}
+    report = life_file(FIXTURES / name, ScoreOptions(**options))  # type: ignore[arg-type]
+    return {c.points[0]: (c.status, c.source) for c in report.games[0].chains}
 
 
 def test_two_vital_regions_make_a_chain_unconditionally_alive() -> None:

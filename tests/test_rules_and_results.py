@@ -100,7 +100,7 @@ def test_preset_values_from_rules_md() -> None:
 )
 def test_result_spellings(raw: str, winner: str | None, margin: float | None, kind: str) -> None:
     r = parse_result(raw)
-    assert (r.winner, r.margin, r.kind) == (winner, margin, kind)
+    assert (r.winner.letter if r.winner else None, r.margin, r.kind) == (winner, margin, kind)
 
 
 def test_unreadable_result() -> None:

@@ -7,6 +7,7 @@ from conftest import codes, game
 
 from sgfcheck.board import BLACK, EMPTY, WHITE
 from sgfcheck.rules import KoRule, SuicideRule
+from sgfcheck.schema import game_dict
 
 
 def test_capture_removes_the_stone_and_counts_a_prisoner() -> None:
@@ -66,8 +67,8 @@ def test_immediate_ko_retake_is_illegal_under_every_preset() -> None:
     assert g.illegal_moves[0].repeats_move == 0
     assert g.all_rules is not None
     (row,) = g.all_rules
-    assert row["move"] == 2
-    assert all(v == ["simple ko"] for v in row["verdicts"].values())
+    assert row.move == 2
+    assert all(v == ["simple ko"] for v in row.verdicts.values())
 
 
 def test_ko_retake_after_a_threat_is_legal() -> None:
@@ -104,7 +105,7 @@ def test_triple_ko_is_a_long_cycle_under_japanese_rules() -> None:
     assert "no result" in cycles[0].message
     assert g.replay is not None and g.replay.cycle == (1, 6)
     assert g.illegal_moves == []
-    assert g.to_dict(None, False)["long_cycle"] == {"moves": [1, 6], "outcome": "no-result"}
+    assert game_dict(g, None, False)["long_cycle"] == {"moves": [1, 6], "outcome": "no-result"}
 
 
 def test_triple_ko_under_superko_forbids_the_sixth_move() -> None:

@@ -10,14 +10,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.board import BLACK, WHITE, Board
+from sgfcheck.board import Board
 from sgfcheck.check import check_bytes
-from sgfcheck.life import DeadStones
+from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.count import count
+from sgfcheck.deadstones import DeadStones
+from sgfcheck.position import analyse
 from sgfcheck.records import load_bytes
 from sgfcheck.replay import Replay, replay
+from sgfcheck.result_check import check_result
 from sgfcheck.results import parse_result
 from sgfcheck.rules import AGA, CHINESE, JAPANESE, PRESETS, parse_rules_string
-from sgfcheck.scoring import analyse, check_result, count
+from sgfcheck.status import Source
 
 
 def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: object):  # type: ignore[no-untyped-def]
@@ -123,7 +127,7 @@ def test_new_zealand_integer_komi_allows_jigo_ing_gives_black_the_tie() -> None:
     _, s = scores("scoring-basic.sgf", rows="new-zealand,ing", komi=5.0)
     assert s["new-zealand"].margin == 0 and s["new-zealand"].winner is None
     assert s["new-zealand"].result_text == "jigo (draw)"
-    assert s["ing"].winner == "B"
+    assert s["ing"].winner is BLACK
 
 
 def test_score_after_move_n() -> None:
@@ -144,8 +148,8 @@ def test_user_dead_stones_and_alive() -> None:
 
 
 def test_result_check_statuses() -> None:
-    dead_known = DeadStones(set(), "markup")
-    nothing = DeadStones(set(), "none", assumed=True)
+    dead_known = DeadStones(set(), Source.MARKUP)
+    nothing = DeadStones(set(), Source.NONE, assumed=True)
     rep = Replay(JAPANESE, Board(5, 5), [])
     score = count(analyse(rep.board, set()), rep, replace(JAPANESE, komi=0.5), 0)
     assert score.result_text == "W+0.5"

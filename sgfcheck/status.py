@@ -1,0 +1,35 @@
+"""Words for a chain's life: its status, and who decided it.
+
+A :class:`Status` is what is said of a chain at the end of a game; a :class:`Source` is who said
+it: the players (TB/TW markup), the user (``--dead``, ``--alive``), a proof (Benson), sgfcheck's
+estimate, GNU Go, the seki analysis, or nobody. The dead-stone sources, the estimate and the
+chain statuses all use these words, and the reports print their values.
+"""
+
+from __future__ import annotations
+
+from sgfcheck.strenum import StrEnum
+
+
+class Status(StrEnum):
+    ALIVE = "alive"
+    DEAD = "dead"
+    SEKI = "seki"
+    UNCERTAIN = "uncertain"
+    """The estimate looked and could not decide."""
+    UNKNOWN = "unknown"
+    """Nothing was asked that could decide (no markup, no estimate, no proof)."""
+
+
+class Source(StrEnum):
+    USER_DEAD = "--dead"
+    USER_ALIVE = "--alive"
+    MARKUP = "markup"
+    """TB/TW on the final node: the players' agreement (KGS, CGoban)."""
+    BENSON = "benson"
+    """A proof: unconditional life, or dead inside such a group's territory."""
+    ESTIMATE = "estimate"
+    GNUGO = "gnugo"
+    SEKI_ANALYSIS = "seki analysis"
+    NONE = "none"
+    """Nobody: every stone counted alive."""
