@@ -15,13 +15,15 @@ from pathlib import Path
 
 from sgfcheck.board import Board
 from sgfcheck.check import CheckOptions, FileReport, GameReport, Verdict, check_loaded, verdict_of
+from sgfcheck.conventions import readings
 from sgfcheck.count import Score, count
 from sgfcheck.deadstones import (
     DeadStoneChoice,
     DeadStones,
     choose_sources,
+    doubtful_chains,
     find_dead_stones,
-    uncertain_ways,
+    other_ways,
 )
 from sgfcheck.explain import explain
 from sgfcheck.findings import Finding
@@ -29,7 +31,7 @@ from sgfcheck.life import ChainStatus, chain_statuses
 from sgfcheck.position import Position, analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
-from sgfcheck.result_check import ResultCheck, check_result, check_result_uncertain
+from sgfcheck.result_check import AS_JUDGED, Outcome, ResultCheck, check_result
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
@@ -90,14 +92,20 @@ class GameScore:
     scores: list[Score] = field(default_factory=list)
     explanations: list[str] = field(default_factory=list)
     result_check: ResultCheck | None = None
+    outcomes: list[Outcome] = field(default_factory=list)
+    """The counts the result check weighed: each reading, each way the doubtful chains go."""
+    final: bool = False
+    """The scored position is the end of a game that ended by two passes."""
     scored_move: int = 0
     error: str | None = None
 
     @property
     def findings(self) -> list[Finding]:
-        """The check's findings and those of the dead-stone judgement (``LIF001``)."""
+        """The check's findings, those of the dead-stone judgement (``LIF001``) and the
+        assumptions of the result check (``RES002``-``RES005``)."""
         extra = self.dead.findings if self.dead is not None else []
-        return self.check.findings + extra
+        assumed = self.result_check.assumptions if self.result_check is not None else []
+        return self.check.findings + extra + assumed
 
     @property
     def verdict(self) -> Verdict:
@@ -136,13 +144,19 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
     final = rep.ended_by_passes is not None and options.move is None
-    if dead.uncertain:
-        outcomes = [("the uncertain chains are alive", base)] + [
-            (how, count(analyse(rep.board, dead.points | extra), rep, own, game.handicap))
-            for how, extra in uncertain_ways(rep.board, dead)]
-        out.result_check = check_result_uncertain(report.result, outcomes, dead, final)
-    else:
-        out.result_check = check_result(report.result, base, dead, final)
+    fixed = (options.komi is not None or options.game_rules != "auto"
+             or options.move is not None)
+    ways = [(AS_JUDGED, position)] + [
+        (how, analyse(rep.board, stones))
+        for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))]
+    outcomes = []
+    for reading in readings(game, report.rules, report.result, fixed):
+        for how, where in ways:
+            score = base if reading.own and how == AS_JUDGED else count(
+                where, rep, reading.ruleset, game.handicap)
+            outcomes.append(Outcome(reading, how, score))
+    out.outcomes, out.final = outcomes, final
+    out.result_check = check_result(report.result, outcomes, dead, final)
     return out
 
 

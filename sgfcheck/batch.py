@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.pool import AsyncResult
@@ -72,6 +72,8 @@ class GameFacts:
     illegal: tuple[str, ...]
     """The rule each illegal move breaks."""
     result_status: CheckStatus
+    basis: str | None
+    """What the result check rests on (:class:`sgfcheck.result_check.Basis`)."""
     has_error: bool
     sequence: bytes | None
     label: str
@@ -191,10 +193,12 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
             rows.append(_game_row(item, scored, checked, kind))
         illegal = tuple(f.code.rule for f in report.illegal_moves)
         rc = scored.result_check.status if scored.result_check else CheckStatus.NOT_SCORED
+        basis = (scored.result_check.basis.value
+                 if scored.result_check and scored.result_check.basis else None)
         key = sequence_key(report.game, report.line) if report.line is not None else None
         label = f"{name}#{report.game.index + 1}"
         has_error = any(f.is_error for f in scored.findings) or file_error
-        facts.append(GameFacts(scored.verdict.value, illegal, rc, has_error, key, label))
+        facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label))
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
 
 
@@ -290,6 +294,9 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
                 summary.errors += 1
             if game.result_status:
                 summary.result_checks[game.result_status.value] += 1
+                if game.basis is not None and game.result_status is not CheckStatus.NOT_SCORED:
+                    summary.result_checks_by_basis.setdefault(
+                        game.basis, Counter())[game.result_status.value] += 1
             if game.sequence is not None:
                 by_sequence.setdefault(game.sequence, []).append(game.label)
         summary.elapsed = time.perf_counter() - start

@@ -101,6 +101,17 @@ LIF_GNUGO = _c("LIF001", E, "GNU Go failed")
 
 # Results.
 RES_UNPARSEABLE = _c("RES001", W, "unreadable RE")
+RES_KOMI_CONVENTION = _c("RES002", INFO, "komi from convention")
+"""The record's komi cannot be what was played (a server convention, or the record contradicts
+itself): the convention's komi is assumed for the result check."""
+RES_RULES_INFERRED = _c("RES003", INFO, "rules inferred")
+"""The record says nothing of the rules (or a server writes the same RU whatever was played):
+the result check also reads the game under the other ruleset(s) the evidence allows."""
+RES_WINNER_ONLY = _c("RES004", INFO, "margin unknown")
+"""RE names the winner without a margin: the winner alone is checked."""
+RES_MARGIN_APPROXIMATE = _c("RES005", INFO, "margin not exact")
+"""The count gives the recorded winner but not the exact margin, and the position is
+unfinished or its dead stones estimated: the winner alone is confirmed."""
 
 
 @dataclass

@@ -18,6 +18,7 @@ from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.life import ChainStatus
 from sgfcheck.points import gtp_column
+from sgfcheck.result_check import Basis, CheckStatus, ResultCheck
 from sgfcheck.rules import PRESETS, Ruleset, format_value
 from sgfcheck.schema import (
     SCORE_CSV_COLUMNS,
@@ -201,6 +202,10 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         if rc is not None:
             out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()} - "
                        f"{rc.reason}")
+            if rc.status is not CheckStatus.NOT_SCORED:
+                out.append("  rests on: " + basis_text(rc))
+            for a in rc.assumptions:
+                out.append(f"  assumed ({a.code.code}): {a.message}")
     return "\n".join(out)
 
 
@@ -215,6 +220,30 @@ def render_score_csv(reports: list[FileScore]) -> str:
     for report in reports:
         writer.writerows(score_csv_rows(report))
     return buffer.getvalue()
+
+
+_BASIS_WORDS = {
+    Basis.MARKUP: "the players' dead stones (TB/TW markup)",
+    Basis.USER: "the dead stones you gave",
+    Basis.FINISHED: "the board as it stands after two passes (only stones proven dead removed)",
+    Basis.ENGINE: "GNU Go's dead stones",
+    Basis.ESTIMATE: "sgfcheck's estimate of the dead stones",
+    Basis.PROOF: "only stones proven dead removed",
+}
+
+
+def basis_text(rc: ResultCheck) -> str:
+    """What a result check rests on, in words."""
+    if rc.basis is None:
+        return "nothing"
+    parts = [_BASIS_WORDS[rc.basis]]
+    if rc.least_confidence is not None:
+        parts.append(f"least confidence {rc.least_confidence:g}")
+    parts.append("the game ended by two passes" if rc.finished else
+                 "the game did not end by two passes")
+    if rc.reading:
+        parts.append(f"read as {rc.reading}")
+    return "; ".join(parts)
 
 
 # --- life ----------------------------------------------------------------------------------------
@@ -317,6 +346,8 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
         rows.append((f"  {rule}", n))
     for status in ("match", "mismatch", "not-scored", "unverifiable"):
         rows.append((f"RE {status}", summary.result_checks[status]))
+    for basis, counts in sorted(summary.result_checks_by_basis.items()):
+        rows.append((f"  on {basis}", ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
     rows.append(("identical files (groups)", len(summary.identical_files)))
     rows.append(("same game in several records (groups)", len(summary.same_games)))
     rows.append(("elapsed s", f"{summary.elapsed:.1f}"))

@@ -1,22 +1,40 @@
 """The result check: is the recorded result (RE) what the count gives under the game's rules?
 
 The verdict is one of four :class:`CheckStatus` values, with a reason a tournament director can
-read: ``match``; ``mismatch`` (computed, recorded, and the difference for Black; a mismatch on
-estimated dead stones says so); ``not-scored`` (resignation, time, forfeit, void, no score
-recorded); ``unverifiable`` (no dead-stone information and no end by two passes, or a winner that
-depends on chains the estimate left uncertain).
+read, the :class:`Basis` it rests on (what the dead stones and the count come from) and the
+assumptions it needed, each a finding with a code:
+
+- ``match``: the count gives the recorded result: the margin exactly, or, where the margin cannot
+  be known exactly (RE names only the winner, ``RES004``; an unfinished position or estimated dead
+  stones, the winner with the margin within :data:`MARGIN_TOLERANCE`, ``RES005``), the winner.
+  A match under a reading other than the record's own (``RES002`` komi, ``RES003`` rules, see
+  :mod:`sgfcheck.conventions`) names it.
+- ``mismatch``: a claim that the record is wrong. On a firm basis (the players' markup, the user's
+  dead stones, a finished game counted as it stands) the exact margin disagrees under every reading;
+  on an estimate or an engine's judgement, no reading and no way the doubtful chains may go gives
+  the recorded winner.
+- ``unverifiable``: the evidence cannot decide; the reason says what would (the ways and readings
+  that give the recorded winner, or the missing dead-stone information).
+- ``not-scored``: resignation, time, forfeit, void, no score recorded.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
+from sgfcheck.conventions import Reading
 from sgfcheck.count import Score
 from sgfcheck.deadstones import DeadStones
+from sgfcheck.findings import Finding
 from sgfcheck.results import Result, ResultKind
-from sgfcheck.status import Source
+from sgfcheck.status import Source, Status
 from sgfcheck.strenum import StrEnum
+
+MARGIN_TOLERANCE = 2.0
+"""An unfinished position (boundary points not played, dame not filled) or estimated dead stones
+may move the count by a point or two: within this, the winner alone is confirmed."""
 
 
 class CheckStatus(StrEnum):
@@ -26,6 +44,49 @@ class CheckStatus(StrEnum):
     UNVERIFIABLE = "unverifiable"
 
 
+class Basis(StrEnum):
+    """What a result check rests on: where the dead stones come from, and so how firm the count
+    is."""
+
+    MARKUP = "markup"
+    """The players' agreement (TB/TW on the final node)."""
+    USER = "user"
+    """The user's dead stones (``--dead``, ``--alive``)."""
+    FINISHED = "finished"
+    """A game ended by two passes, counted as it stands (only stones proven dead removed)."""
+    ENGINE = "engine"
+    """GNU Go's judgement."""
+    ESTIMATE = "estimate"
+    """sgfcheck's estimate (proofs, then playouts)."""
+    PROOF = "proof"
+    """Only stones proven dead removed, in a game that did not end by two passes."""
+
+    @property
+    def firm(self) -> bool:
+        return self in (Basis.MARKUP, Basis.USER, Basis.FINISHED)
+
+
+_BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
+          Source.USER_ALIVE: Basis.USER, Source.GNUGO: Basis.ENGINE,
+          Source.ESTIMATE: Basis.ESTIMATE}
+
+
+def basis_of(dead: DeadStones, final: bool) -> Basis:
+    found = _BASIS.get(dead.source)
+    if found is not None:
+        return found
+    return Basis.FINISHED if final else Basis.PROOF
+
+
+def least_confidence(dead: DeadStones) -> float | None:
+    """The estimate's least sure decision (uncertain chains excluded), if any."""
+    if dead.judgement is None:
+        return None
+    decided = [c.confidence for c in dead.judgement.chains
+               if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
+    return min(decided) if decided else None
+
+
 @dataclass
 class ResultCheck:
     status: CheckStatus
@@ -33,70 +94,175 @@ class ResultCheck:
     computed: str | None = None
     recorded: str | None = None
     delta: float | None = None
-    """Computed minus recorded margin, for Black."""
+    """Computed minus recorded margin, for Black (under the reading named in ``reading``)."""
+    basis: Basis | None = None
+    finished: bool = False
+    """The game ended by two passes."""
+    least_confidence: float | None = None
+    reading: str | None = None
+    """The ruleset and komi the verdict was reached under."""
+    reproduced: str | None = None
+    """For a match: ``margin`` (exactly) or ``winner`` (the winner alone)."""
+    assumptions: list[Finding] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """The count of the position under one reading, one way the doubtful chains may go."""
+
+    reading: Reading
+    way: str
+    """``as judged``, or how the doubtful chains go (``W H5 dead``)."""
+    score: Score
+
+
+AS_JUDGED = "as judged"
 _NOT_PLAYED_OUT = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
 
 
-def check_result(result: Result, score: Score | None, dead: DeadStones,
-                 final: bool) -> ResultCheck:
-    """Is the recorded result right under the game's own rules?"""
-    if result.kind in _NOT_PLAYED_OUT:
-        return ResultCheck(CheckStatus.NOT_SCORED, f"the game ended by {result.kind}",
-                           recorded=result.raw)
-    if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN) or score is None:
-        return ResultCheck(CheckStatus.NOT_SCORED,
-                           f"no recorded score ({result.note or result.kind})",
-                           recorded=result.raw)
-    if dead.assumed and not final:
-        return ResultCheck(CheckStatus.UNVERIFIABLE, "no dead-stone information and the game "
-                           "did not end with two passes", computed=score.result_text,
-                           recorded=result.raw)
-    computed_margin = score.margin  # Black - White
+def _recorded_margin(result: Result) -> float:
     if result.kind is ResultKind.DRAW:
-        recorded_margin = 0.0
-    else:
-        assert result.margin is not None
-        recorded_margin = result.margin if result.winner == BLACK else -result.margin
-    delta = computed_margin - recorded_margin
-    same_winner = score.winner == (result.winner if result.kind is not ResultKind.DRAW else None)
-    if abs(delta) < 1e-6 and same_winner:
-        return ResultCheck(CheckStatus.MATCH, "the count gives the recorded result",
-                           computed=score.result_text, recorded=result.raw, delta=0.0)
-    reason = f"computed {score.result_text}, recorded {result.raw} ({delta:+g} for Black)"
+        return 0.0
+    assert result.margin is not None
+    return result.margin if result.winner == BLACK else -result.margin
+
+
+def _recorded_winner(result: Result) -> object:
+    return None if result.kind is ResultKind.DRAW else result.winner
+
+
+def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
+                 final: bool) -> ResultCheck:
+    """Is the recorded result right? ``outcomes``: the record's own reading as judged first,
+    then its other ways and the other readings (see the module's text)."""
+    base = outcomes[0].score
+    basis = basis_of(dead, final)
+    out = ResultCheck(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
+                      finished=final, least_confidence=least_confidence(dead))
+    if result.kind in _NOT_PLAYED_OUT:
+        out.reason = f"the game ended by {result.kind}"
+        return out
+    if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
+        out.reason = f"no recorded score ({result.note or result.kind})"
+        return out
+    out.computed = base.result_text
+    out.reading = outcomes[0].reading.label
+    if dead.assumed and not final:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason = "no dead-stone information and the game did not end with two passes"
+        return out
+    winner_only = result.kind is ResultKind.WIN
+    if winner_only:
+        out.assumptions.append(Finding(F.RES_WINNER_ONLY, f"RE[{result.raw}] names the winner "
+                                       "without a margin: the winner alone is checked"))
+    wanted = _recorded_winner(result)
+    recorded = None if winner_only else _recorded_margin(result)
+
+    def exact(score: Score) -> bool:
+        if recorded is None:
+            return score.winner == wanted
+        return abs(score.margin - recorded) < 1e-6 and score.winner == wanted
+
+    possible = [o for o in outcomes if o.reading.possible]
+    by_reading: dict[str, list[Outcome]] = {}
+    for o in possible:
+        by_reading.setdefault(o.reading.label, []).append(o)
+    margin_or_winner = "margin" if recorded is not None else "winner"
+    for group in by_reading.values():
+        # The count as judged reproduces the result: a match. Another way of the doubtful
+        # chains reproduces it: a match only if the winner does not depend on those chains.
+        if exact(group[0].score):
+            return _match(out, group[0], result, margin_or_winner, [])
+        if len({o.score.winner for o in group}) == 1:
+            hit = next((o for o in group if exact(o.score)), None)
+            if hit is not None:
+                return _match(out, hit, result, margin_or_winner, [])
+    soft = not final or not basis.firm
+    why = ("the game did not end with two passes" if not final else
+           f"the dead stones are from {basis.value}")
+    close: list[Outcome] = []
+    if recorded is not None and soft:
+        close = [o for o in possible if abs(o.score.margin - recorded) <= MARGIN_TOLERANCE]
+        for group in by_reading.values():
+            if any(o.score.winner != wanted for o in group):
+                continue
+            best = min(group, key=lambda o: abs(o.score.margin - recorded))
+            if abs(best.score.margin - recorded) <= MARGIN_TOLERANCE:
+                note = Finding(F.RES_MARGIN_APPROXIMATE, f"the count gives the recorded winner "
+                               f"with {best.score.result_text} for {result.raw}: {why}, so a "
+                               f"margin within {MARGIN_TOLERANCE:g} points is not a disagreement")
+                return _match(out, best, result, "winner", [note])
+    first = possible[0] if possible else outcomes[0]
+    own = [o for o in possible if o.reading is first.reading]
+    out.computed = first.score.result_text
+    out.reading = first.reading.label
+    out.delta = None if recorded is None else first.score.margin - recorded
+    out.reason = f"computed {first.score.result_text} ({first.reading.label}), recorded " \
+                 f"{result.raw}" + ("" if out.delta is None else f" ({out.delta:+g} for Black)")
     if dead.source is Source.ESTIMATE:
-        reason += "; dead stones estimated from the position, not marked by the players"
+        out.reason += "; dead stones estimated from the position, not marked by the players"
+    agreeing = [o for o in possible if o.score.winner == wanted]
     if dead.assumed:
-        return ResultCheck(CheckStatus.UNVERIFIABLE, reason + "; no dead-stone information: "
-                           "every stone was counted alive, and dead stones may still be on the "
-                           "board", computed=score.result_text, recorded=result.raw, delta=delta)
-    return ResultCheck(CheckStatus.MISMATCH, reason, computed=score.result_text,
-                       recorded=result.raw, delta=delta)
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason += ("; no dead-stone information: every stone was counted alive, and dead "
+                       "stones may still be on the board")
+    elif len({o.score.winner for o in own}) > 1:
+        out.status = CheckStatus.UNVERIFIABLE
+        names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
+        out.reason = f"the winner depends on chains the estimate could not decide ({names})"
+    elif close:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason += (f"; too close to call: {why}, and the count is within "
+                       f"{MARGIN_TOLERANCE:g} points of the recorded result "
+                       f"({_where(close[0])}: {close[0].score.result_text})")
+        out.assumptions.extend(close[0].reading.assumptions)
+    elif soft and agreeing:
+        out.status = CheckStatus.UNVERIFIABLE
+        shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in agreeing[:4])
+        out.reason += (f"; not a firm disagreement: the recorded winner comes out under other "
+                       f"plausible readings ({shown})")
+        for o in agreeing[:4]:
+            out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
+    else:
+        out.status = CheckStatus.MISMATCH
+        if any(o.way != AS_JUDGED for o in possible):
+            out.reason += "; whichever way the doubtful chains go"
+        if len(by_reading) > 1:
+            out.reason += f"; under every reading checked ({_readings(possible)})"
+    return out
 
 
-def check_result_uncertain(result: Result, outcomes: list[tuple[str, Score]],
-                           dead: DeadStones, final: bool) -> ResultCheck:
-    """The result check when the dead stones leave chains undecided: ``outcomes`` are the counts
-    under the game's rules for each way the uncertain chains may go (described by the string).
-    The result is checked only when every way gives the same winner; else it is
-    ``unverifiable``, naming the chains."""
-    base = outcomes[0][1]
-    single = check_result(result, base, dead, final)
-    if single.status is CheckStatus.NOT_SCORED or len(outcomes) == 1:
-        return single
-    names = "; ".join(f"{how}: {score.result_text}" for how, score in outcomes)
-    winners = {score.winner for _, score in outcomes}
-    if len(winners) > 1:
-        return ResultCheck(CheckStatus.UNVERIFIABLE, "the winner depends on chains the estimate "
-                           f"could not decide ({names})", computed=base.result_text,
-                           recorded=result.raw)
-    for how, score in outcomes:
-        check = check_result(result, score, dead, final)
-        if check.status is CheckStatus.MATCH:
-            return ResultCheck(CheckStatus.MATCH, f"the count gives the recorded result when "
-                               f"{how}; the winner is the same whichever way the uncertain "
-                               "chains go", computed=score.result_text, recorded=result.raw,
-                               delta=0.0)
-    single.reason += f"; whichever way the uncertain chains go ({names})"
-    return single
+def check_score(result: Result, score: Score, dead: DeadStones, final: bool) -> ResultCheck:
+    """The result check of one count, under the record's own reading only."""
+    return check_result(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead,
+                        final)
+
+
+def _where(o: Outcome) -> str:
+    return o.reading.label + ("" if o.way == AS_JUDGED else f", {o.way}")
+
+
+def _readings(outcomes: list[Outcome]) -> str:
+    return "; ".join(dict.fromkeys(o.reading.label for o in outcomes))
+
+
+def _match(out: ResultCheck, hit: Outcome, result: Result, reproduced: str,
+           notes: list[Finding]) -> ResultCheck:
+    reading = hit.reading
+    out.status = CheckStatus.MATCH
+    out.computed = hit.score.result_text
+    out.reading = reading.label
+    out.reproduced = reproduced
+    out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced == "margin" else \
+        hit.score.margin - _recorded_margin(result)
+    what = "the recorded result" if reproduced == "margin" else "the recorded winner"
+    reason = f"the count gives {what}"
+    if not reading.own:
+        reason += f" under {reading.label}, not the record's own reading"
+    if hit.way != AS_JUDGED:
+        reason += (f" when {hit.way}; the winner is the same whichever way the doubtful chains "
+                   "go")
+    out.reason = reason
+    out.assumptions.extend(reading.assumptions)
+    out.assumptions.extend(notes)
+    return out

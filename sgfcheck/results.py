@@ -1,6 +1,7 @@
 """The recorded result (RE) in every spelling seen in real files, parsed.
 
-Kinds: ``score``, ``resign``, ``time``, ``forfeit``, ``draw``, ``void``, ``unknown``.
+Kinds: ``score``, ``win`` (the winner is known, the margin is not written: ``B``, ``W+``,
+``W+0.0``), ``resign``, ``time``, ``forfeit``, ``draw``, ``void``, ``unknown``.
 Margins are in points. A margin with a quarter fraction (Fox ``W+2.25``, Chinese ``2又3/4子``) is
 in zi (Chinese counting units, half the board) and is doubled, with a note saying so.
 """
@@ -16,6 +17,9 @@ from sgfcheck.strenum import StrEnum
 
 class ResultKind(StrEnum):
     SCORE = "score"
+    WIN = "win"
+    """The winner is known, the margin is not written (``B``, ``W+``, ``W+0.0``): a result
+    check compares the winner alone."""
     RESIGN = "resign"
     TIME = "time"
     FORFEIT = "forfeit"
@@ -37,6 +41,8 @@ class Result:
 
 _RESIGN, _TIME, _FORFEIT = ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT
 _UNKNOWN = ResultKind.UNKNOWN
+_WIN = ResultKind.WIN
+_NO_MARGIN = "winner without margin or reason"
 _WORDS = {
     "r": _RESIGN, "res": _RESIGN, "resign": _RESIGN, "resignation": _RESIGN,
     "t": _TIME, "time": _TIME, "timeout": _TIME,
@@ -85,7 +91,7 @@ def _chinese(raw: str) -> Result | None:
     if m:
         return Result(raw, winner, float(m.group(1)), ResultKind.SCORE)
     if "胜" in raw or "勝" in raw or "승" in raw:
-        return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
+        return Result(raw, winner, None, _WIN, _NO_MARGIN)
     return None
 
 
@@ -108,7 +114,9 @@ def parse_result(raw: str | None) -> Result:
         winner = Colour.from_letter(m.group(1))
         margin, note = _margin(m.group(2))
         if margin == 0:
-            return Result(raw, None, 0.0, ResultKind.DRAW, f"{raw} is a zero margin: a draw")
+            return Result(raw, winner, None, _WIN,
+                          f"{raw}: a winner with a zero margin; the winner is known, the margin "
+                          "is not written (a draw has no winner)")
         return Result(raw, winner, margin, ResultKind.SCORE, note)
     m = _WIN_RE.match(text)
     if m:
@@ -117,12 +125,12 @@ def parse_result(raw: str | None) -> Result:
         if rest in _WORDS:
             return Result(raw, winner, None, _WORDS[rest])
         if rest == "":
-            return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
+            return Result(raw, winner, None, _WIN, _NO_MARGIN)
         if rest in ("j", "jigo"):
             return Result(raw, None, 0.0, ResultKind.DRAW)
         return Result(raw, winner, None, _UNKNOWN, f"unknown reason {m.group(2)!r}")
     if low in _COLOUR_WORDS:
-        return Result(raw, _COLOUR_WORDS[low], None, _UNKNOWN, "winner without margin or reason")
+        return Result(raw, _COLOUR_WORDS[low], None, _WIN, _NO_MARGIN)
     m = re.match(r"^(black|white)\s+(?:wins|won)\b(.*)$", low)
     if m:
         winner = _COLOUR_WORDS[m.group(1)]
@@ -132,7 +140,7 @@ def parse_result(raw: str | None) -> Result:
             return Result(raw, winner, margin, ResultKind.SCORE, note)
         if "resign" in m.group(2):
             return Result(raw, winner, None, _RESIGN)
-        return Result(raw, winner, None, _UNKNOWN, "winner without margin or reason")
+        return Result(raw, winner, None, _WIN, _NO_MARGIN)
     m = re.match(r"^(black|white)\s+resign", low)
     if m:
         return Result(raw, WHITE if m.group(1) == "black" else BLACK, None, _RESIGN)

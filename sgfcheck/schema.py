@@ -177,7 +177,12 @@ def score_dict(score: Score) -> JSON:
 
 def result_check_dict(check: ResultCheck) -> JSON:
     return {"status": check.status.value, "reason": check.reason, "computed": check.computed,
-            "recorded": check.recorded, "delta": check.delta}
+            "recorded": check.recorded, "delta": check.delta,
+            "basis": check.basis.value if check.basis else None, "finished": check.finished,
+            "least_confidence": check.least_confidence, "reading": check.reading,
+            "reproduced": check.reproduced,
+            "assumptions": [{"code": a.code.code, "message": a.message}
+                            for a in check.assumptions]}
 
 
 def _seki_dict(position: Position) -> JSON:
@@ -212,7 +217,7 @@ def file_score_dict(report: FileScore) -> JSON:
 SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "to_fill", "seki",
                      "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
                      "handicap_bonus", "pass_bonus", "total", "margin", "winner",
-                     "result_check"]
+                     "result_check", "result_basis"]
 """``score --format csv``: one row per ruleset and colour."""
 
 
@@ -220,6 +225,7 @@ def score_csv_rows(report: FileScore) -> list[list[object]]:
     rows: list[list[object]] = []
     for game in report.games:
         rc = game.result_check.status.value if game.result_check else ""
+        basis = game.result_check.basis if game.result_check and game.result_check.basis else ""
         for score in game.scores:
             for colour, side in score.sides():
                 rows.append([
@@ -228,7 +234,7 @@ def score_csv_rows(report: FileScore) -> list[list[object]]:
                     side.seki_excluded, side.stones, side.prisoners, side.dead,
                     side.pass_stones, side.tax, side.komi, side.handicap_bonus,
                     side.pass_bonus, side.total, score.margin,
-                    score.winner.letter if score.winner else "draw", rc,
+                    score.winner.letter if score.winner else "draw", rc, basis,
                 ])
     return rows
 
@@ -290,7 +296,8 @@ def batch_file_row(path: str, member: str | None, findings: list[Finding]) -> JS
 
 BATCH_CSV_COLUMNS = ["path", "member", "game", "size", "moves", "rules", "komi", "handicap",
                      "verdict", "illegal_moves", "error_codes", "encoding", "encoding_guessed",
-                     "result", "result_kind", "computed", "result_check"]
+                     "result", "result_kind", "computed", "result_check", "result_basis",
+                     "result_assumptions"]
 """``batch --out x.csv``: one row per game, the main facts of the JSON row."""
 
 
@@ -298,6 +305,7 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
                    report: FileReport) -> list[object]:
     """The CSV cells of one game (the facts of :func:`batch_game_row`)."""
     check = game.check
+    rc = game.result_check
     g = check.game
     findings = game.findings
     errors = sorted({f.code.code for f in findings + report.findings if f.is_error})
@@ -309,7 +317,8 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
         sum(1 for f in findings if f.is_illegal), " ".join(errors),
         report.loaded.encoding, report.loaded.encoding_guessed, check.result.raw,
         check.result.kind.value, game.scores[0].result_text if game.scores else "",
-        game.result_check.status.value if game.result_check else "",
+        rc.status.value if rc else "", rc.basis.value if rc and rc.basis else "",
+        " ".join(a.code.code for a in rc.assumptions) if rc else "",
     ]
 
 
@@ -317,7 +326,7 @@ def batch_file_csv(path: str, member: str | None, findings: list[Finding]) -> li
     """The CSV cells of a file with no game (:func:`batch_file_row`)."""
     errors = sorted({f.code.code for f in findings if f.is_error})
     return [path, member or "", "", "", "", "", "", "", Verdict.UNREADABLE.value, 0,
-            " ".join(errors), "", "", "", "", "", ""]
+            " ".join(errors), "", "", "", "", "", "", "", ""]
 
 
 def summary_dict(s: Summary) -> JSON:
@@ -328,6 +337,8 @@ def summary_dict(s: Summary) -> JSON:
         "games_with_illegal_moves": s.games_with_illegal,
         "illegal_by_rule": dict(s.illegal_by_rule),
         "verdicts": dict(s.verdicts), "result_checks": dict(s.result_checks),
+        "result_checks_by_basis": {basis: dict(counts) for basis, counts in
+                                   sorted(s.result_checks_by_basis.items())},
         "identical_files": s.identical_files, "same_games": s.same_games,
         "elapsed": round(s.elapsed, 3),
         "games_per_second": round(s.games / s.elapsed, 1) if s.elapsed else None,

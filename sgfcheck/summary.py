@@ -26,6 +26,8 @@ class Summary:
     illegal_by_rule: Counter[str] = field(default_factory=Counter)
     games_with_illegal: int = 0
     result_checks: Counter[str] = field(default_factory=Counter)
+    result_checks_by_basis: dict[str, Counter[str]] = field(default_factory=dict)
+    """Per basis (markup, estimate...), the result-check statuses."""
     identical_files: list[list[str]] = field(default_factory=list)
     same_games: list[list[str]] = field(default_factory=list)
     elapsed: float = 0.0

@@ -9,6 +9,7 @@ from conftest import FIXTURES
 from sgfcheck.adjudicate import score_file
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.conventions import Reading
 from sgfcheck.count import count
 from sgfcheck.deadstones import DeadStones, uncertain_ways
 from sgfcheck.estimate import ChainVerdict, Judgement, judge
@@ -16,7 +17,7 @@ from sgfcheck.playout import Playouts
 from sgfcheck.position import analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import replay
-from sgfcheck.result_check import check_result_uncertain
+from sgfcheck.result_check import AS_JUDGED, Outcome, check_result
 from sgfcheck.results import parse_result
 from sgfcheck.rules import JAPANESE
 from sgfcheck.status import Source, Status
@@ -92,17 +93,18 @@ def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() 
     # H5 alive: Black's side is no territory (it touches a white stone).
     assert (alive.result_text, dead.result_text) == ("W+36.5", "W+9.5")
     stones = DeadStones(set(), Source.ESTIMATE)
-    outcomes = [("the uncertain chains are alive", alive), ("W H5 dead", dead)]
-    check = check_result_uncertain(parse_result("W+9.5"), outcomes, stones, True)
+    own = Reading(rules, True)
+    outcomes = [Outcome(own, AS_JUDGED, alive), Outcome(own, "W H5 dead", dead)]
+    check = check_result(parse_result("W+9.5"), outcomes, stones, True)
     assert check.status == "match" and "W H5 dead" in check.reason
-    check = check_result_uncertain(parse_result("B+0.5"), outcomes, stones, True)
+    check = check_result(parse_result("B+0.5"), outcomes, stones, True)
     assert check.status == "mismatch" and "whichever way" in check.reason
     # A chain whose fate decides the winner: the check cannot be made.
     flipped = count(analyse(board, set(range(9 * 9)) & {p for p, c in enumerate(board.colour)
                                                        if c == 2}), rep, rules, 0)
     assert flipped.winner is BLACK
-    check = check_result_uncertain(parse_result("W+9.5"),
-                                   [("alive", alive), ("all white dead", flipped)], stones, True)
+    check = check_result(parse_result("W+9.5"), [
+        Outcome(own, AS_JUDGED, alive), Outcome(own, "all white dead", flipped)], stones, True)
     assert check.status == "unverifiable" and "all white dead" in check.reason
 
 

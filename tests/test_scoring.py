@@ -18,7 +18,7 @@ from sgfcheck.deadstones import DeadStones
 from sgfcheck.position import analyse
 from sgfcheck.records import load_bytes
 from sgfcheck.replay import Replay, replay
-from sgfcheck.result_check import check_result
+from sgfcheck.result_check import check_score as check_result
 from sgfcheck.results import parse_result
 from sgfcheck.rules import AGA, CHINESE, JAPANESE, PRESETS, parse_rules_string
 from sgfcheck.status import Source

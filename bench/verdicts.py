@@ -1,0 +1,86 @@
+"""Result verdicts on real archives: how often a right result is confirmed, and a falsified one
+caught.
+
+For the professional Fox games of ``../shared/corpus/pro19`` (results taken as right) and the KGS
+games with agreed TB/TW markup, every game with a numeric RE (``B+3.5``, and ``W+0.0``-style
+winner-only results) is scored as ``sgfcheck score`` does by default (markup, else the estimate);
+the verdicts are counted by basis. Then each game with a margin of 2.5 or more is checked again
+with the winner flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a
+mismatch and never a match. Prints the figures and the time per game.
+
+    python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from sgfcheck.adjudicate import ScoreOptions, score_file
+from sgfcheck.result_check import check_result
+from sgfcheck.results import ResultKind
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared" / "corpus"
+
+
+def run(name: str, files: list[Path], markup_only: bool) -> None:
+    by_basis: Counter[tuple[str, str]] = Counter()
+    statuses: Counter[str] = Counter()
+    falsified: Counter[str] = Counter()
+    games = 0
+    start = time.perf_counter()
+    for path in files:
+        for game in score_file(path, ScoreOptions(rules=("japanese",))).games:
+            rc, result = game.result_check, game.check.result
+            if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):
+                continue
+            if markup_only and (game.dead is None or game.dead.source != "markup"):
+                continue
+            games += 1
+            statuses[rc.status] += 1
+            by_basis[(str(rc.basis), str(rc.status))] += 1
+            if result.kind is ResultKind.SCORE and result.margin is not None \
+                    and result.margin >= 2.5 and result.winner is not None and game.dead:
+                flipped = replace(result, winner=result.winner.opponent,
+                                  raw=result.winner.opponent.letter + (result.raw or "")[1:])
+                falsified[check_result(flipped, game.outcomes, game.dead, game.final).status] += 1
+    seconds = time.perf_counter() - start
+    print(f"{name}: {len(files)} files, {games} games with a numeric RE "
+          f"({1000 * seconds / max(1, len(files)):.0f} ms per file)")
+    for status in ("match", "mismatch", "unverifiable", "not-scored"):
+        print(f"  {status:13} {statuses[status]:5}  {100 * statuses[status] / max(1, games):5.1f}%")
+    for basis in sorted({b for b, _ in by_basis}):
+        counts = ", ".join(f"{by_basis[(basis, s)]} {s}" for s in
+                           ("match", "mismatch", "unverifiable", "not-scored")
+                           if by_basis[(basis, s)])
+        print(f"  on {basis}: {counts}")
+    n = sum(falsified.values())
+    print(f"  falsified (winner flipped, margin >= 2.5): {n} games: " + ", ".join(
+        f"{status} {falsified[status]} ({100 * falsified[status] / max(1, n):.1f}%)"
+        for status in ("match", "mismatch", "unverifiable")))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=1, help="take every N-th file")
+    parser.add_argument("--pro", type=Path, default=SHARED / "pro19")
+    parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
+    args = parser.parse_args()
+    if not args.pro.is_dir() or not args.kgs.is_dir():
+        print(f"corpus not found: {args.pro} / {args.kgs}", file=sys.stderr)
+        return 2
+    pro = sorted(p for p in args.pro.rglob("*") if p.suffix.lower() == ".sgf")[::args.every]
+    run("pro19 (Fox professional games)", pro, markup_only=False)
+    kgs = sorted(p for p in args.kgs.rglob("*.sgf") if b"TB[" in p.read_bytes()
+                 or b"TW[" in p.read_bytes())[::args.every]
+    run("KGS games with TB/TW markup", kgs, markup_only=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

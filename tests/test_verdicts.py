@@ -1,0 +1,166 @@
+"""Result verdicts: winner-only results, server conventions read openly, a mismatch only when it
+survives every plausible reading, and the basis every verdict rests on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, corpus_dir
+from typer.testing import CliRunner
+
+from sgfcheck.adjudicate import GameScore, ScoreOptions, score_file
+from sgfcheck.cli import app
+from sgfcheck.conventions import is_fox
+from sgfcheck.records import load_bytes
+from sgfcheck.result_check import Basis
+
+runner = CliRunner()
+
+
+def scored(path: Path, **options: object) -> GameScore:
+    (game,) = score_file(path, ScoreOptions(**options)).games  # type: ignore[arg-type]
+    assert game.result_check is not None
+    return game
+
+
+def codes(game: GameScore) -> list[str]:
+    assert game.result_check is not None
+    return [a.code.code for a in game.result_check.assumptions]
+
+
+def test_a_winner_without_margin_is_checked_on_the_winner() -> None:
+    game = scored(FIXTURES / "winner-only.sgf")
+    rc = game.result_check
+    assert rc is not None
+    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("match", "winner", "W+9.5", None)
+    assert codes(game) == ["RES004"]
+    assert "RES004" in [f.code.code for f in game.findings]
+
+
+def test_a_false_winner_without_margin_is_a_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "b.sgf"
+    path.write_bytes((FIXTURES / "winner-only.sgf").read_bytes().replace(b"RE[W+0.0]",
+                                                                         b"RE[B+0.0]"))
+    rc = scored(path).result_check
+    assert rc is not None and rc.status == "mismatch" and rc.computed == "W+9.5"
+
+
+def test_fox_km0_with_a_half_point_result_is_read_with_komi() -> None:
+    # KM[0] and W+15.5: no count with komi 0 has a half point; Japanese 6.5 gives W+15.5.
+    game = scored(FIXTURES / "fox-komi-zero.sgf")
+    rc = game.result_check
+    assert rc is not None
+    assert (rc.status, rc.reproduced, rc.reading) == ("match", "margin", "japanese with komi 6.5")
+    assert rc.computed == "W+15.5" and game.scores[0].result_text == "W+9"
+    assert codes(game) == ["RES002"]
+    assert "komi cannot be 0" in rc.assumptions[0].message
+    assert rc.basis is Basis.ESTIMATE and rc.finished
+
+
+def test_a_falsified_fox_result_is_still_caught() -> None:
+    rc = scored(FIXTURES / "fox-komi-zero-falsified.sgf").result_check
+    assert rc is not None and rc.status == "mismatch"
+    assert "japanese with komi 6.5; chinese with komi 7.5" in rc.reason
+
+
+def test_the_users_komi_switches_inference_off() -> None:
+    game = scored(FIXTURES / "fox-komi-zero.sgf", komi=0.0)
+    rc = game.result_check
+    assert rc is not None and rc.status != "match" and codes(game) == []
+    assert [o.reading.label for o in game.outcomes] == ["japanese with komi 0"]
+
+
+def test_no_ru_reads_chinese_beside_japanese() -> None:
+    game = scored(FIXTURES / "no-rules.sgf")
+    rc = game.result_check
+    assert rc is not None
+    assert game.scores[0].result_text == "B+1.5"  # japanese, the default
+    assert (rc.status, rc.reading, rc.computed) == ("match", "chinese with komi 0.5", "B+4.5")
+    assert rc.basis is Basis.MARKUP and codes(game) == ["RES003"]
+
+
+def test_an_unfinished_game_confirms_the_winner_within_two_points(tmp_path: Path) -> None:
+    game = scored(FIXTURES / "unfinished.sgf")
+    rc = game.result_check
+    assert rc is not None
+    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("match", "winner", "W+9.5", 1.0)
+    assert not rc.finished and codes(game) == ["RES005"]
+    far = tmp_path / "far.sgf"
+    far.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                       b"RE[W+20.5]"))
+    rc = scored(far).result_check
+    assert rc is not None and rc.status == "unverifiable" and "not a firm disagreement" in rc.reason
+
+
+def test_agreed_markup_keeps_a_strict_margin(tmp_path: Path) -> None:
+    # The players' dead stones and two passes: one point off is a mismatch, not a tolerance.
+    path = tmp_path / "off.sgf"
+    path.write_bytes((FIXTURES / "scoring-basic.sgf").read_bytes().replace(b"RE[B+1.5]",
+                                                                          b"RE[B+2.5]"))
+    rc = scored(path).result_check
+    assert rc is not None and (rc.status, rc.basis, rc.delta) == ("mismatch", Basis.MARKUP, -1.0)
+
+
+def test_fox_is_recognised_by_its_own_properties() -> None:
+    fox = load_bytes((FIXTURES / "fox-komi-zero.sgf").read_bytes()).games[0]
+    assert is_fox(fox)
+    gnugo = load_bytes(b"(;GM[1]SZ[9]AP[GNU Go:3.8]KM[0];B[ee])").games[0]
+    assert not is_fox(gnugo)  # GNU Go itself writes AP[GNU Go:3.8]; Fox adds TC/TT
+
+
+def test_json_and_csv_show_the_basis_and_assumptions(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["score", str(FIXTURES / "fox-komi-zero.sgf"), "--format",
+                                 "json"])
+    rc = json.loads(result.output)["games"][0]["result_check"]
+    assert (rc["status"], rc["basis"], rc["reading"]) == ("match", "estimate",
+                                                          "japanese with komi 6.5")
+    assert [a["code"] for a in rc["assumptions"]] == ["RES002"]
+    out = tmp_path / "r.csv"
+    runner.invoke(app, ["batch", str(FIXTURES / "fox-komi-zero.sgf"), str(FIXTURES /
+                  "scoring-basic.sgf"), "--out", str(out), "--dead-stones", "auto",
+                        "--summary-json", str(tmp_path / "s.json"), "--jobs", "1"])
+    rows = out.read_text().splitlines()
+    assert rows[0].endswith("result_check,result_basis,result_assumptions")
+    assert rows[1].endswith("match,estimate,RES002") and rows[2].endswith("match,markup,")
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["result_checks_by_basis"] == {"estimate": {"match": 1},
+                                                 "markup": {"match": 1}}
+
+
+PRO = corpus_dir() / "pro19"
+
+
+def pro(name: str) -> Path:
+    if not PRO.is_dir():
+        pytest.skip(f"the shared corpus is absent ({PRO})")
+    found = list(PRO.rglob(name))
+    assert found, name
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "reproduced", "reading", "computed", "assumed"),
+    [
+        # KM[0] and B+6.5: the count with komi 6.5 gives exactly B+6.5.
+        ("1378473498019999334.sgf", "match", "margin", "japanese with komi 6.5", "B+6.5",
+         ["RES002"]),
+        # KM[750] under RU[Japanese]: reproduced under chinese with komi 7.5.
+        ("1513587459010001523.sgf", "match", "margin", "chinese with komi 7.5", "W+2.5",
+         ["RES003"]),
+        # KM[650], B+1.5: the record's own reading.
+        ("1497099420019999389.sgf", "match", "margin", "japanese with komi 6.5", "B+1.5", []),
+        # B+0.0: the winner alone.
+        ("1497768676019999825.sgf", "match", "winner", "japanese with komi 0", "B+27",
+         ["RES004"]),
+    ],
+)
+def test_professional_fox_games(name: str, status: str, reproduced: str, reading: str,
+                                computed: str, assumed: list[str]) -> None:
+    game = scored(pro(name))
+    rc = game.result_check
+    assert rc is not None
+    assert (rc.status, rc.reproduced, rc.reading, rc.computed) == (status, reproduced, reading,
+                                                                   computed)
+    assert codes(game) == assumed and rc.basis is Basis.ESTIMATE and not rc.finished
