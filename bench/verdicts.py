@@ -20,8 +20,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.result_check import check_result
+from sgfcheck.adjudicate import ScoreOptions, score_file, weigh
 from sgfcheck.results import ResultKind
 
 HERE = Path(__file__).resolve().parent
@@ -48,7 +47,9 @@ def run(name: str, files: list[Path], markup_only: bool) -> None:
                     and result.margin >= 2.5 and result.winner is not None and game.dead:
                 flipped = replace(result, winner=result.winner.opponent,
                                   raw=result.winner.opponent.letter + (result.raw or "")[1:])
-                falsified[check_result(flipped, game.outcomes, game.dead, game.final).status] += 1
+                rep = game.check.replay
+                assert rep is not None
+                falsified[weigh(game, rep, flipped).status] += 1
     seconds = time.perf_counter() - start
     print(f"{name}: {len(files)} files, {games} games with a numeric RE "
           f"({1000 * seconds / max(1, len(files)):.0f} ms per file)")

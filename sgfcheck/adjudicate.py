@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sgfcheck.board import Board
 from sgfcheck.check import CheckOptions, FileReport, GameReport, Verdict, check_loaded, verdict_of
-from sgfcheck.conventions import readings
+from sgfcheck.conventions import Reading, readings
 from sgfcheck.count import Score, count
 from sgfcheck.deadstones import (
     DeadStoneChoice,
@@ -31,7 +31,8 @@ from sgfcheck.life import ChainStatus, chain_statuses
 from sgfcheck.position import Position, analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
-from sgfcheck.result_check import AS_JUDGED, Outcome, ResultCheck, check_result
+from sgfcheck.result_check import AS_JUDGED, CheckStatus, Outcome, ResultCheck, check_result
+from sgfcheck.results import Result, ResultKind
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
@@ -92,8 +93,11 @@ class GameScore:
     scores: list[Score] = field(default_factory=list)
     explanations: list[str] = field(default_factory=list)
     result_check: ResultCheck | None = None
+    readings: list[Reading] = field(default_factory=list)
+    """The record's own reading and those its convention allows."""
     outcomes: list[Outcome] = field(default_factory=list)
-    """The counts the result check weighed: each reading, each way the doubtful chains go."""
+    """The counts the result check weighed: each reading, each way the doubtful chains go
+    (empty when the own reading as judged gave the result at once)."""
     final: bool = False
     """The scored position is the end of a game that ended by two passes."""
     scored_move: int = 0
@@ -143,21 +147,39 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
     base = out.scores[0]
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
-    final = rep.ended_by_passes is not None and options.move is None
-    fixed = (options.komi is not None or options.game_rules != "auto"
-             or options.move is not None)
+    out.final = rep.ended_by_passes is not None and options.move is None
+    out.readings = readings(game, report.rules, report.result,
+                            fixed=options.komi is not None or options.game_rules != "auto"
+                            or options.move is not None)
+    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
+    quick = check_result(report.result, [own_as_judged], dead, out.final)
+    exact = quick.reproduced == "margin" or report.result.kind is ResultKind.WIN
+    settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
+               or (out.readings[0].possible and quick.status is CheckStatus.MATCH and exact))
+    # Not a score, no dead-stone information in an unfinished game, or the record's own reading
+    # as judged gives the result exactly: other readings and ways would not change the verdict.
+    out.result_check = quick if settled else weigh(out, rep, report.result)
+    return out
+
+
+def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
+    """The full result check of a scored game: every reading, every way its doubtful chains
+    may go (kept in ``game.outcomes``). ``result`` may differ from the record's (a benchmark
+    checks falsified results on the same position)."""
+    assert game.dead is not None and game.position is not None and game.scores
+    dead, position = game.dead, game.position
     ways = [(AS_JUDGED, position)] + [
         (how, analyse(rep.board, stones))
         for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))]
+    handicap = game.check.game.handicap
     outcomes = []
-    for reading in readings(game, report.rules, report.result, fixed):
+    for reading in game.readings:
         for how, where in ways:
-            score = base if reading.own and how == AS_JUDGED else count(
-                where, rep, reading.ruleset, game.handicap)
+            score = game.scores[0] if reading.own and how == AS_JUDGED else count(
+                where, rep, reading.ruleset, handicap)
             outcomes.append(Outcome(reading, how, score))
-    out.outcomes, out.final = outcomes, final
-    out.result_check = check_result(report.result, outcomes, dead, final)
-    return out
+    game.outcomes = outcomes
+    return check_result(result, outcomes, dead, game.final)
 
 
 @dataclass

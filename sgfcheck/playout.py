@@ -26,6 +26,8 @@ import random
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, EMPTY, WHITE
 
+_BLACK, _WHITE = int(BLACK), int(WHITE)
+
 _DIAGONALS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
 
@@ -53,7 +55,7 @@ class Playouts:
         self.nbrs = board.neighbours
         self.diags = diagonals_for(board.width, board.height)
         self.rng = random.Random(seed)
-        self.colour = list(board.colour)
+        self.colour = [int(c) for c in board.colour]  # plain ints: faster than Colour here
         head = [-1] * self.n
         stones: list[list[int] | None] = [None] * self.n
         libs: list[set[int] | None] = [None] * self.n
@@ -68,21 +70,21 @@ class Playouts:
         self.white = [0] * self.n
         self.count = 0
 
-    def run(self, playouts: int, first: int = BLACK) -> None:
+    def run(self, playouts: int, first: int = _BLACK) -> None:
         """Add ``playouts`` playouts, the first side alternating starting with ``first``."""
         for i in range(playouts):
             final = self._playout(first if i % 2 == 0 else 3 - first)
             black, white = self.black, self.white
             for p, c in enumerate(final):
-                if c == BLACK:
+                if c == _BLACK:
                     black[p] += 1
-                elif c == WHITE:
+                elif c == _WHITE:
                     white[p] += 1
             self.count += 1
 
     def share(self, points: list[int], colour: int) -> float:
         """Share of playouts (averaged over the points) in which ``colour`` owned them."""
-        own = self.black if colour == BLACK else self.white
+        own = self.black if colour == _BLACK else self.white
         if not self.count or not points:
             return 0.0
         return sum(own[p] for p in points) / (len(points) * self.count)

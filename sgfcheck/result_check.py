@@ -6,7 +6,8 @@ assumptions it needed, each a finding with a code:
 
 - ``match``: the count gives the recorded result: the margin exactly, or, where the margin cannot
   be known exactly (RE names only the winner, ``RES004``; an unfinished position or estimated dead
-  stones, the winner with the margin within :data:`MARGIN_TOLERANCE`, ``RES005``), the winner.
+  stones: every reading and way gives the recorded winner and the nearest count is within
+  :data:`MARGIN_TOLERANCE`, ``RES005``), the winner.
   A match under a reading other than the record's own (``RES002`` komi, ``RES003`` rules, see
   :mod:`sgfcheck.conventions`) names it.
 - ``mismatch``: a claim that the record is wrong. On a firm basis (the players' markup, the user's
@@ -183,15 +184,15 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     close: list[Outcome] = []
     if recorded is not None and soft:
         close = [o for o in possible if abs(o.score.margin - recorded) <= MARGIN_TOLERANCE]
-        for group in by_reading.values():
-            if any(o.score.winner != wanted for o in group):
-                continue
-            best = min(group, key=lambda o: abs(o.score.margin - recorded))
-            if abs(best.score.margin - recorded) <= MARGIN_TOLERANCE:
-                note = Finding(F.RES_MARGIN_APPROXIMATE, f"the count gives the recorded winner "
-                               f"with {best.score.result_text} for {result.raw}: {why}, so a "
-                               f"margin within {MARGIN_TOLERANCE:g} points is not a disagreement")
-                return _match(out, best, result, "winner", [note])
+        if close and all(o.score.winner == wanted for o in possible):
+            # Every reading and every way gives the recorded winner; the nearest count is
+            # within what an unfinished position or estimated dead stones may move.
+            best = min(close, key=lambda o: abs(o.score.margin - recorded))
+            note = Finding(F.RES_MARGIN_APPROXIMATE, f"the count gives the recorded winner "
+                           f"under every reading, {best.score.result_text} for {result.raw}: "
+                           f"{why}, so a margin within {MARGIN_TOLERANCE:g} points is not a "
+                           "disagreement")
+            return _match(out, best, result, "winner", [note])
     first = possible[0] if possible else outcomes[0]
     own = [o for o in possible if o.reading is first.reading]
     out.computed = first.score.result_text
@@ -262,6 +263,8 @@ def _match(out: ResultCheck, hit: Outcome, result: Result, reproduced: str,
     if hit.way != AS_JUDGED:
         reason += (f" when {hit.way}; the winner is the same whichever way the doubtful chains "
                    "go")
+    if reproduced == "winner" and result.kind is not ResultKind.WIN:
+        reason += f", not the margin ({hit.score.result_text})"
     out.reason = reason
     out.assumptions.extend(reading.assumptions)
     out.assumptions.extend(notes)
