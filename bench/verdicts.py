@@ -8,12 +8,16 @@ the verdicts are counted by basis. Then each game with a margin of 2.5 or more i
 with the winner flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a
 mismatch and never a match. Prints the figures and the time per game.
 
-    python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR]
+    python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR] [--dead-stones katago]
+
+Only files with a numeric RE are read (the others are not scored), so the time per file is the
+time per scored game.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -25,20 +29,23 @@ from sgfcheck.results import ResultKind
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"
+NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
 
 
-def run(name: str, files: list[Path], markup_only: bool) -> None:
+def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> None:
     by_basis: Counter[tuple[str, str]] = Counter()
     statuses: Counter[str] = Counter()
     falsified: Counter[str] = Counter()
     games = 0
     start = time.perf_counter()
     for path in files:
-        for game in score_file(path, ScoreOptions(rules=("japanese",))).games:
+        options = ScoreOptions(rules=("japanese",), dead_stones=dead_stones)  # type: ignore[arg-type]
+        for game in score_file(path, options).games:
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):
                 continue
-            if markup_only and (game.dead is None or game.dead.source != "markup"):
+            if markup_only and (game.dead is None or game.dead.source not in ("markup",
+                                                                               dead_stones)):
                 continue
             games += 1
             statuses[rc.status] += 1
@@ -71,15 +78,17 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=1, help="take every N-th file")
     parser.add_argument("--pro", type=Path, default=SHARED / "pro19")
     parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
+    parser.add_argument("--dead-stones", default="auto", help="as for sgfcheck score")
     args = parser.parse_args()
     if not args.pro.is_dir() or not args.kgs.is_dir():
         print(f"corpus not found: {args.pro} / {args.kgs}", file=sys.stderr)
         return 2
-    pro = sorted(p for p in args.pro.rglob("*") if p.suffix.lower() == ".sgf")[::args.every]
-    run("pro19 (Fox professional games)", pro, markup_only=False)
+    pro = sorted(p for p in args.pro.rglob("*") if p.suffix.lower() == ".sgf"
+                 and NUMERIC_RE.search(p.read_bytes()))[::args.every]
+    run("pro19 (Fox professional games)", pro, False, args.dead_stones)
     kgs = sorted(p for p in args.kgs.rglob("*.sgf") if b"TB[" in p.read_bytes()
                  or b"TW[" in p.read_bytes())[::args.every]
-    run("KGS games with TB/TW markup", kgs, markup_only=True)
+    run("KGS games with TB/TW markup", kgs, True, args.dead_stones)
     return 0
 
 

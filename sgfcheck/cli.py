@@ -20,6 +20,7 @@ from sgfcheck.batch import BatchOptions, run_batch
 from sgfcheck.check import CheckOptions, check_file
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.encoding import codec_for
+from sgfcheck.engines import OPENCL_HELP, engine_statuses, install_katago, opencl_present
 from sgfcheck.exits import (
     ExitStatus,
     FailPolicy,
@@ -29,6 +30,7 @@ from sgfcheck.exits import (
     score_status,
 )
 from sgfcheck.inputs import iter_inputs
+from sgfcheck.katago import KataGoError
 from sgfcheck.points import parse_point_name
 from sgfcheck.report import (
     render_json,
@@ -69,7 +71,7 @@ DEAD_STONES_HELP = (
     "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
     "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
     "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
-    "Go), none (every stone alive).")
+    "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
 
 
@@ -369,6 +371,41 @@ def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:
                   f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)
 
     return log, lambda: None
+
+
+engines_app = typer.Typer(help="Engines for dead stones: what is installed, installing KataGo.",
+                          no_args_is_help=True)
+app.add_typer(engines_app, name="engines")
+
+
+class EngineName(str, Enum):
+    katago = "katago"
+
+
+@engines_app.command("install")
+def engines_install(
+    name: Annotated[EngineName, typer.Argument(help="The engine to install.")],
+) -> None:
+    """Put KataGo and its network into the per-user data folder (from the katrain wheel on
+    PyPI, about 106 MB). Exit status 1 when it fails, saying why."""
+    try:
+        install_katago(lambda line: typer.echo(line))
+    except KataGoError as exc:
+        typer.echo(f"sgfcheck: {exc}", err=True)
+        raise typer.Exit(ExitStatus.FOUND) from None
+    if not opencl_present():
+        typer.echo(f"KataGo needs an OpenCL driver to run on this machine: {OPENCL_HELP}")
+
+
+@engines_app.command("list")
+def engines_list() -> None:
+    """Say which engines are installed and usable (KataGo is started and asked once).
+    Exit status 1 when none is usable."""
+    statuses = engine_statuses()
+    for status in statuses:
+        typer.echo(f"{status.name}: {'usable' if status.usable else 'not usable'} - "
+                   f"{status.detail}")
+    raise typer.Exit(ExitStatus.OK if any(s.usable for s in statuses) else ExitStatus.FOUND)
 
 
 @app.command("rules")

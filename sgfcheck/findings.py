@@ -98,6 +98,7 @@ RUL_SUICIDE_ALLOWED = _c("RUL012", INFO, "suicide (legal here)")
 
 # Life and death.
 LIF_GNUGO = _c("LIF001", E, "GNU Go failed")
+LIF_KATAGO = _c("LIF002", E, "KataGo failed")
 
 # Results.
 RES_UNPARSEABLE = _c("RES001", W, "unreadable RE")

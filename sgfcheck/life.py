@@ -63,7 +63,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
         elif known and dead is not None:
             status = Status.DEAD if first in dead_points else Status.ALIVE
             source = dead.source
-            conf = None if dead.source is Source.GNUGO else 1.0
+            conf = None if dead.source in (Source.GNUGO, Source.KATAGO) else 1.0
         else:
             status, source, conf = Status.UNKNOWN, Source.NONE, None
         if (status in (Status.ALIVE, Status.UNKNOWN) and first in seki

@@ -203,7 +203,7 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
             out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()} - "
                        f"{rc.reason}")
             if rc.status is not CheckStatus.NOT_SCORED:
-                out.append("  rests on: " + basis_text(rc))
+                out.append("  rests on: " + basis_text(rc, game.dead.source))
             for a in rc.assumptions:
                 out.append(f"  assumed ({a.code.code}): {a.message}")
     return "\n".join(out)
@@ -226,17 +226,21 @@ _BASIS_WORDS = {
     Basis.MARKUP: "the players' dead stones (TB/TW markup)",
     Basis.USER: "the dead stones you gave",
     Basis.FINISHED: "the board as it stands after two passes (only stones proven dead removed)",
-    Basis.ENGINE: "GNU Go's dead stones",
+    Basis.ENGINE: "an engine's dead stones",
     Basis.ESTIMATE: "sgfcheck's estimate of the dead stones",
     Basis.PROOF: "only stones proven dead removed",
 }
 
 
-def basis_text(rc: ResultCheck) -> str:
-    """What a result check rests on, in words."""
+_ENGINE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones"}
+
+
+def basis_text(rc: ResultCheck, source: Source | None = None) -> str:
+    """What a result check rests on, in words (``source``: where the dead stones came from)."""
     if rc.basis is None:
         return "nothing"
-    parts = [_BASIS_WORDS[rc.basis]]
+    parts = [_ENGINE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source else
+             _BASIS_WORDS[rc.basis]]
     if rc.least_confidence is not None:
         parts.append(f"least confidence {rc.least_confidence:g}")
     parts.append("the game ended by two passes" if rc.finished else

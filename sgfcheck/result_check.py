@@ -56,7 +56,7 @@ class Basis(StrEnum):
     FINISHED = "finished"
     """A game ended by two passes, counted as it stands (only stones proven dead removed)."""
     ENGINE = "engine"
-    """GNU Go's judgement."""
+    """An engine's judgement (GNU Go, KataGo)."""
     ESTIMATE = "estimate"
     """sgfcheck's estimate (proofs, then playouts)."""
     PROOF = "proof"
@@ -68,7 +68,7 @@ class Basis(StrEnum):
 
 
 _BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
-          Source.USER_ALIVE: Basis.USER, Source.GNUGO: Basis.ENGINE,
+          Source.USER_ALIVE: Basis.USER, Source.GNUGO: Basis.ENGINE, Source.KATAGO: Basis.ENGINE,
           Source.ESTIMATE: Basis.ESTIMATE}
 
 

@@ -30,6 +30,7 @@ class Source(StrEnum):
     """A proof: unconditional life, or dead inside such a group's territory."""
     ESTIMATE = "estimate"
     GNUGO = "gnugo"
+    KATAGO = "katago"
     SEKI_ANALYSIS = "seki analysis"
     NONE = "none"
     """Nobody: every stone counted alive."""
