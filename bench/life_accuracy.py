@@ -27,11 +27,14 @@ from sgfcheck.count import count
 from sgfcheck.deadstones import (
     estimator,
     gnugo_dead_stones,
+    katago_dead_stones,
     markup_dead_stones,
     proven_dead_stones,
     uncertain_ways,
 )
+from sgfcheck.engines import opencl_present
 from sgfcheck.gnugo import GnuGoError, find_gnugo
+from sgfcheck.katago import KataGoError, find_katago
 from sgfcheck.life import chain_statuses
 from sgfcheck.position import analyse
 from sgfcheck.records import load_file
@@ -67,6 +70,7 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--every", type=int, default=1, help="take every N-th game")
     parser.add_argument("--no-gnugo", action="store_true")
+    parser.add_argument("--no-katago", action="store_true")
     args = parser.parse_args()
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
@@ -75,7 +79,9 @@ def main() -> int:
              if (d := p.read_bytes()) and (b"TW[" in d or b"TB[" in d) and NUMERIC_RE.search(d)]
     files = files[:: args.every]
     use_gnugo = not args.no_gnugo and find_gnugo() is not None
+    use_katago = not args.no_katago and find_katago() is not None and opencl_present()
     ours, estimate, gnu = Tally("proofs"), Tally("estimate"), Tally("GNU Go")
+    kata = Tally("KataGo")
     for path in files:
         report = check_loaded(load_file(path), CheckOptions()).games[0]
         game, line, rep = report.game, report.line, report.replay
@@ -115,6 +121,14 @@ def main() -> int:
                          game.handicap).winner for _, extra in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
+        if use_katago:
+            start = time.perf_counter()
+            try:
+                found = katago_dead_stones(game, line, board)
+            except KataGoError:
+                kata.failed += 1
+            else:
+                judge(kata, found.points, False, time.perf_counter() - start)
         if use_gnugo:
             start = time.perf_counter()
             try:
@@ -126,6 +140,7 @@ def main() -> int:
     print(f"{len(files)} KGS games with TB/TW markup and a numeric RE (markup hidden)")
     print(ours.line())
     print(estimate.line())
+    print(kata.line() if use_katago else "KataGo: not run (not installed or --no-katago)")
     if use_gnugo:
         print(gnu.line())
     else:
