@@ -121,22 +121,17 @@ def main() -> int:
                          game.handicap).winner for _, extra in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
-        if use_katago:
-            start = time.perf_counter()
-            try:
-                found = katago_dead_stones(game, line, board)
-            except KataGoError:
-                kata.failed += 1
-            else:
-                judge(kata, found.points, False, time.perf_counter() - start)
-        if use_gnugo:
-            start = time.perf_counter()
-            try:
-                found = gnugo_dead_stones(game, line, board)
-            except GnuGoError:
-                gnu.failed += 1
+        for used, tally, source in ((use_katago, kata, katago_dead_stones),
+                                    (use_gnugo, gnu, gnugo_dead_stones)):
+            if not used:
                 continue
-            judge(gnu, found.points, False, time.perf_counter() - start)
+            start = time.perf_counter()
+            try:
+                found = source(game, line, board)
+            except (KataGoError, GnuGoError):
+                tally.failed += 1
+            else:
+                judge(tally, found.points, False, time.perf_counter() - start)
     print(f"{len(files)} KGS games with TB/TW markup and a numeric RE (markup hidden)")
     print(ours.line())
     print(estimate.line())
