@@ -105,3 +105,23 @@ def test_result_spellings(raw: str, winner: str | None, margin: float | None, ki
 
 def test_unreadable_result() -> None:
     assert parse_result("john wins").parsed is False
+
+
+def test_explicit_parameters_are_those_the_string_sets() -> None:
+    from sgfcheck.rules import explicit_parameters
+
+    assert explicit_parameters("japanese:komi=0.5,ko=positional") == {"komi", "ko"}
+    assert explicit_parameters("japanese") == frozenset()
+    assert explicit_parameters("koPOSITIONALscoreAREAtaxNONEsui1komi7") == frozenset()
+
+
+def test_a_komi_in_the_rules_string_wins_over_km() -> None:
+    from sgfcheck.check import CheckOptions, check_bytes
+
+    data = b"(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee])"
+    (game,) = check_bytes(data, options=CheckOptions(rules="japanese:komi=0.5")).games
+    assert game.rules is not None
+    assert (game.rules.ruleset.komi, game.rules.komi_source) == (0.5, "ruleset default")
+    (game,) = check_bytes(data, options=CheckOptions(rules="japanese:ko=positional")).games
+    assert game.rules is not None and (game.rules.ruleset.komi, game.rules.komi_source) == (
+        6.5, "KM")

@@ -164,3 +164,17 @@ def test_professional_fox_games(name: str, status: str, reproduced: str, reading
     assert (rc.status, rc.reproduced, rc.reading, rc.computed) == (status, reproduced, reading,
                                                                    computed)
     assert codes(game) == assumed and rc.basis is Basis.ESTIMATE and not rc.finished
+
+
+def test_fox_km0_without_a_margin_is_read_with_komi_too(tmp_path: Path) -> None:
+    # No half point to tell: komi 0 as written, and Fox's usual 6.5 and 7.5, are all read; none
+    # gives Black the win, so a recorded B+0.0 is a mismatch under every one of them.
+    path = tmp_path / "fox.sgf"
+    path.write_bytes((FIXTURES / "fox-komi-zero.sgf").read_bytes().replace(b"RE[W+15.5]",
+                                                                           b"RE[B+0.0]"))
+    game = scored(path)
+    rc = game.result_check
+    assert rc is not None and rc.status == "mismatch"
+    assert [r.label for r in game.readings] == ["japanese with komi 0", "japanese with komi 6.5",
+                                                "chinese with komi 7.5"]
+    assert "japanese with komi 0; japanese with komi 6.5; chinese with komi 7.5" in rc.reason
