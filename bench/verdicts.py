@@ -4,9 +4,11 @@ caught.
 For the professional Fox games of ``../shared/corpus/pro19`` (results taken as right) and the KGS
 games with agreed TB/TW markup, every game with a numeric RE (``B+3.5``, and ``W+0.0``-style
 winner-only results) is scored as ``sgfcheck score`` does by default (markup, else the estimate);
-the verdicts are counted by basis. Then each game with a margin of 2.5 or more is checked again
-with the winner flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a
-mismatch and never a match. Prints the figures and the time per game.
+the verdicts are counted by basis and, separately, for results with a margin and results that name
+only the winner. Then each game with a margin of 2.5 or more is checked again with the winner
+flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a mismatch and never a
+match; and each winner-only result with its winner flipped (``W+0.0`` -> ``B+0.0``), which should
+never be a match. Prints the figures and the time per game.
 
     python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR] [--dead-stones katago]
 
@@ -36,6 +38,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     by_basis: Counter[tuple[str, str]] = Counter()
     statuses: Counter[str] = Counter()
     falsified: Counter[str] = Counter()
+    falsified_winner: Counter[str] = Counter()
+    by_kind: Counter[tuple[str, str]] = Counter()
     games = 0
     start = time.perf_counter()
     for path in files:
@@ -50,13 +54,18 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
             games += 1
             statuses[rc.status] += 1
             by_basis[(str(rc.basis), str(rc.status))] += 1
+            by_kind[(str(result.kind), str(rc.status))] += 1
+            if result.winner is None or not game.dead:
+                continue
+            flipped = replace(result, winner=result.winner.opponent,
+                              raw=result.winner.opponent.letter + (result.raw or "")[1:])
+            rep = game.check.replay
+            assert rep is not None
             if result.kind is ResultKind.SCORE and result.margin is not None \
-                    and result.margin >= 2.5 and result.winner is not None and game.dead:
-                flipped = replace(result, winner=result.winner.opponent,
-                                  raw=result.winner.opponent.letter + (result.raw or "")[1:])
-                rep = game.check.replay
-                assert rep is not None
+                    and result.margin >= 2.5:
                 falsified[weigh(game, rep, flipped).status] += 1
+            elif result.kind is ResultKind.WIN:
+                falsified_winner[weigh(game, rep, flipped).status] += 1
     seconds = time.perf_counter() - start
     print(f"{name}: {len(files)} files, {games} games with a numeric RE "
           f"({1000 * seconds / max(1, len(files)):.0f} ms per file)")
@@ -67,10 +76,18 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
                            ("match", "mismatch", "unverifiable", "not-scored")
                            if by_basis[(basis, s)])
         print(f"  on {basis}: {counts}")
-    n = sum(falsified.values())
-    print(f"  falsified (winner flipped, margin >= 2.5): {n} games: " + ", ".join(
-        f"{status} {falsified[status]} ({100 * falsified[status] / max(1, n):.1f}%)"
-        for status in ("match", "mismatch", "unverifiable")))
+    for kind, label in (("score", "with a margin"), ("win", "winner only")):
+        n = sum(v for (k, _), v in by_kind.items() if k == kind)
+        if n:
+            print(f"  {label} ({n}): " + ", ".join(
+                f"{status} {by_kind[(kind, status)]} ({100 * by_kind[(kind, status)] / n:.1f}%)"
+                for status in ("match", "mismatch", "unverifiable")))
+    for counts, label in ((falsified, "winner flipped, margin >= 2.5"),
+                          (falsified_winner, "winner-only result, winner flipped")):
+        n = sum(counts.values())
+        print(f"  falsified ({label}): {n} games: " + ", ".join(
+            f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"
+            for status in ("match", "mismatch", "unverifiable")))
 
 
 def main() -> int:

@@ -32,7 +32,7 @@ from sgfcheck.position import Position, analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
 from sgfcheck.result_check import AS_JUDGED, CheckStatus, Outcome, ResultCheck, check_result
-from sgfcheck.results import Result, ResultKind
+from sgfcheck.results import Result
 from sgfcheck.rules import PRESETS, Ruleset, parse_rules_string
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
@@ -152,12 +152,13 @@ def score_game(report: GameReport, options: ScoreOptions) -> GameScore:
                             fixed=options.komi is not None or options.game_rules != "auto"
                             or options.move is not None)
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
-    quick = check_result(report.result, [own_as_judged], dead, out.final)
-    exact = quick.reproduced == "margin" or report.result.kind is ResultKind.WIN
+    quick = check_result(report.result, [own_as_judged], dead, out.final, open_share(position))
+    exact = quick.reproduced == "margin"
     settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
                or (out.readings[0].possible and quick.status is CheckStatus.MATCH and exact))
     # Not a score, no dead-stone information in an unfinished game, or the record's own reading
-    # as judged gives the result exactly: other readings and ways would not change the verdict.
+    # as judged gives the margin exactly: other readings and ways would not change the verdict.
+    # (A winner alone is confirmed only when every reading and way gives it: always weighed.)
     out.result_check = quick if settled else weigh(out, rep, report.result)
     return out
 
@@ -179,7 +180,12 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
                 where, rep, reading.ruleset, handicap)
             outcomes.append(Outcome(reading, how, score))
     game.outcomes = outcomes
-    return check_result(result, outcomes, dead, game.final)
+    return check_result(result, outcomes, dead, game.final, open_share(position))
+
+
+def open_share(position: Position) -> float:
+    """The share of the board's points in empty regions open to both colours (or to none)."""
+    return len(position.dame) / len(position.colour)
 
 
 @dataclass

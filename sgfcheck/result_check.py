@@ -15,7 +15,11 @@ assumptions it needed, each a finding with a code:
   on an estimate or an engine's judgement, no reading and no way the doubtful chains may go gives
   the recorded winner.
 - ``unverifiable``: the evidence cannot decide; the reason says what would (the ways and readings
-  that give the recorded winner, or the missing dead-stone information).
+  that give the recorded winner, or the missing dead-stone information). A game that stopped far
+  from a finished position (more than :data:`FAR_FROM_END` of the board still open to both
+  colours) is unverifiable unless its count as it stands gives the recorded margin exactly: the
+  winner of such a position is a guess, and a result without a margin on it is most often a win
+  by resignation or on time that the record does not name.
 - ``not-scored``: resignation, time, forfeit, void, no score recorded.
 """
 
@@ -36,6 +40,13 @@ from sgfcheck.strenum import StrEnum
 MARGIN_TOLERANCE = 2.0
 """An unfinished position (boundary points not played, dame not filled) or estimated dead stones
 may move the count by a point or two: within this, the winner alone is confirmed."""
+
+
+FAR_FROM_END = 1 / 6
+"""A game that did not end by two passes, with more than this share of the board's points in
+regions still open to both colours, is far from finished. On the professional Fox games of the
+shared corpus, 93% of the games with a margin in RE stop with at most 45 of 361 points open, while
+83 of 87 sampled games whose RE names only the winner (median 153 moves) stop with more than 60."""
 
 
 class CheckStatus(StrEnum):
@@ -133,9 +144,10 @@ def _recorded_winner(result: Result) -> object:
 
 
 def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
-                 final: bool) -> ResultCheck:
+                 final: bool, open_share: float = 0.0) -> ResultCheck:
     """Is the recorded result right? ``outcomes``: the record's own reading as judged first,
-    then its other ways and the other readings (see the module's text)."""
+    then its other ways and the other readings; ``open_share``: the share of the board's points
+    in regions open to both colours (see the module's text)."""
     base = outcomes[0].score
     basis = basis_of(dead, final)
     out = ResultCheck(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
@@ -169,7 +181,13 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     for o in possible:
         by_reading.setdefault(o.reading.label, []).append(o)
     margin_or_winner = "margin" if recorded is not None else "winner"
+    far = not final and open_share > FAR_FROM_END
+    # A result without a margin is confirmed only when every reading and way gives its winner:
+    # with the readings of a convention (komi 0, 6.5 or 7.5) one of them gives either winner.
+    winners = {o.score.winner for o in possible}
     for group in by_reading.values():
+        if recorded is None and (far or winners != {wanted}):
+            break
         # The count as judged reproduces the result: a match. Another way of the doubtful
         # chains reproduces it: a match only if the winner does not depend on those chains.
         if exact(group[0].score):
@@ -178,6 +196,17 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
             hit = next((o for o in group if exact(o.score)), None)
             if hit is not None:
                 return _match(out, hit, result, margin_or_winner, [])
+    if far:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.delta = None if recorded is None else base.margin - recorded
+        out.reason = (f"the game stopped far from a finished position ({open_share:.0%} of the "
+                      f"board still open to both colours): its count ({base.result_text}, "
+                      f"{outcomes[0].reading.label}) cannot confirm or contradict "
+                      f"RE[{result.raw}]")
+        if winner_only:
+            out.reason += ("; a result without a margin on such a record is most often a win by "
+                           "resignation or on time")
+        return out
     soft = not final or not basis.firm
     why = ("the game did not end with two passes" if not final else
            f"the dead stones are from {basis.value}")
@@ -211,6 +240,13 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
         out.status = CheckStatus.UNVERIFIABLE
         names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
         out.reason = f"the winner depends on chains the estimate could not decide ({names})"
+    elif recorded is None and len({o.score.winner for o in possible}) > 1:
+        out.status = CheckStatus.UNVERIFIABLE
+        shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in possible[:4])
+        out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has no "
+                      "margin to tell them apart")
+        for o in possible:
+            out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
     elif close:
         out.status = CheckStatus.UNVERIFIABLE
         out.reason += (f"; too close to call: {why}, and the count is within "
@@ -233,10 +269,11 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     return out
 
 
-def check_score(result: Result, score: Score, dead: DeadStones, final: bool) -> ResultCheck:
+def check_score(result: Result, score: Score, dead: DeadStones, final: bool,
+                open_share: float = 0.0) -> ResultCheck:
     """The result check of one count, under the record's own reading only."""
     return check_result(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead,
-                        final)
+                        final, open_share)
 
 
 def _where(o: Outcome) -> str:

@@ -151,12 +151,15 @@ def pro(name: str) -> Path:
          ["RES003"]),
         # KM[650], B+1.5: the record's own reading.
         ("1497099420019999389.sgf", "match", "margin", "japanese with komi 6.5", "B+1.5", []),
-        # B+0.0: the winner alone.
-        ("1497768676019999825.sgf", "match", "winner", "japanese with komi 0", "B+27",
+        # W+0.0 at a finished position: the winner alone, under every reading.
+        ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+58",
+         ["RES004"]),
+        # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it.
+        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+27",
          ["RES004"]),
     ],
 )
-def test_professional_fox_games(name: str, status: str, reproduced: str, reading: str,
+def test_professional_fox_games(name: str, status: str, reproduced: str | None, reading: str,
                                 computed: str, assumed: list[str]) -> None:
     game = scored(pro(name))
     rc = game.result_check
@@ -178,3 +181,43 @@ def test_fox_km0_without_a_margin_is_read_with_komi_too(tmp_path: Path) -> None:
     assert [r.label for r in game.readings] == ["japanese with komi 0", "japanese with komi 6.5",
                                                 "chinese with komi 7.5"]
     assert "japanese with komi 0; japanese with komi 6.5; chinese with komi 7.5" in rc.reason
+
+
+def test_a_winner_alone_is_not_confirmed_when_the_komi_decides_it() -> None:
+    # Fox KM[0], even game, B+0.0: Black wins by 3 with komi 0, White with 6.5 or 7.5.
+    game = scored(FIXTURES / "fox-winner-only-komi-decides.sgf")
+    rc = game.result_check
+    assert rc is not None
+    assert (rc.status, rc.computed, rc.reproduced) == ("unverifiable", "B+3", None)
+    assert rc.reason == ("the winner depends on the reading (japanese with komi 0: B+3; japanese "
+                         "with komi 6.5: W+3.5; chinese with komi 7.5: W+4.5), and RE[B+0.0] has "
+                         "no margin to tell them apart")
+    assert codes(game) == ["RES004", "RES002", "RES002"]
+
+
+def test_a_winner_alone_is_not_confirmed_on_either_side_when_the_komi_decides_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "w.sgf"
+    path.write_bytes((FIXTURES / "fox-winner-only-komi-decides.sgf").read_bytes()
+                     .replace(b"RE[B+0.0]", b"RE[W+0.0]"))
+    rc = scored(path).result_check
+    assert rc is not None and rc.status == "unverifiable" and "RE[W+0.0] has no margin" in rc.reason
+
+
+@pytest.mark.parametrize(("result", "status"), [
+    ("W+0.0", "unverifiable"),   # the count (W+6.5, komi alone) must not confirm the winner
+    ("B+0.0", "unverifiable"),   # nor call the other winner a mismatch
+    ("B+10.5", "unverifiable"),
+    ("W+6.5", "match"),          # the count as it stands gives this margin exactly
+])
+def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
+        tmp_path: Path, result: str, status: str) -> None:
+    path = tmp_path / "g.sgf"
+    path.write_bytes((FIXTURES / "stopped-early.sgf").read_bytes()
+                     .replace(b"RE[W+0.0]", f"RE[{result}]".encode()))
+    rc = scored(path).result_check
+    assert rc is not None
+    assert (rc.status, rc.computed, rc.finished) == (status, "W+6.5", False)
+    if status == "unverifiable":
+        assert rc.reason.startswith("the game stopped far from a finished position (93% of the "
+                                    "board still open to both colours)")
