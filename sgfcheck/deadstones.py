@@ -116,8 +116,8 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones
     node = line.final_node
     if "TB" not in node and "TW" not in node:
         return None
-    tb, _ = expand_point_list(node.get("TB", []), board.width, board.height)
-    tw, _ = expand_point_list(node.get("TW", []), board.width, board.height)
+    tb = expand_point_list(node.get("TB", []), board.width, board.height).points
+    tw = expand_point_list(node.get("TW", []), board.width, board.height).points
     dead: set[int] = set()
     colour = board.colour
     for pts, owner in ((tb, BLACK), (tw, WHITE)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import warnings
 from dataclasses import dataclass, field
 
 from sgfcheck import findings as F
@@ -68,15 +69,32 @@ class DecodedText:
     findings: list[Finding] = field(default_factory=list)
 
 
+# SGF's own characters: a codec a record can be written in reads these bytes as themselves.
+_SGF_ASCII = (b"(;GM[1]FF[4]CA[x]C[a\\]b \\x5d \\u0041 a.xn--ls8h.b +-:~]"
+              b"PB[Honinbo Shusaku 0123456789])\n")
+
+
 def codec_for(name: str) -> str | None:
-    """The Python codec for a CA value, or None when Python has no such codec."""
+    """The Python codec for a CA value, or None when there is none a record can be written in:
+    unknown names, names with NUL, codecs that are not text encodings (``base64``, ``zlib``,
+    ``rot13``, ``undefined``), and codecs that do not read SGF's ASCII as ASCII (``utf-7``,
+    ``punycode``, ``unicode_escape``; UTF-16 and UTF-32 are found by their byte-order mark or
+    NUL bytes, not by CA)."""
     key = name.strip().lower()
     if key in _CA_ALIASES:
         return _CA_ALIASES[key]
     try:
-        return codecs.lookup(key).name
-    except LookupError:
+        info = codecs.lookup(key)
+        # Python marks its bytes-to-bytes and str-to-str codecs; decoding tells the rest.
+        if not getattr(info, "_is_text_encoding", True):
+            return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unicode_escape warns of unknown escapes
+            if _SGF_ASCII.decode(info.name) != _SGF_ASCII.decode("ascii"):
+                return None
+    except Exception:  # noqa: BLE001 - a codec named by the file may fail in any way
         return None
+    return info.name
 
 
 def _looks_utf16(raw: bytes) -> str | None:
@@ -143,11 +161,12 @@ def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
         else:
             try:
                 text = raw.decode(codec)
-            except UnicodeDecodeError as exc:
+            except UnicodeError as exc:
                 found.append(
                     Finding(
                         F.SGF_ENCODING_ERRORS,
-                        f"the text is not valid {declared} (byte {exc.start}); "
+                        f"the text is not valid {declared} "
+                        f"(byte {getattr(exc, 'start', '?')}); "
                         f"the encoding was detected instead",
                     )
                 )

@@ -81,6 +81,14 @@ SGF_BAD_VALUE = _c("SGF030", W, "bad property value")
 SGF_TIMEOUT = _c("SGF031", E, "time limit")
 SGF_INPUT = _c("SGF032", E, "input problem")
 SGF_CRASH = _c("SGF033", E, "internal error")
+SGF_AFTER_GAME = _c("SGF034", E, "nodes after the game")
+"""Nodes follow the ``)`` that closes a game (a stray ``)`` cut the game short): not read."""
+SGF_LIMIT = _c("SGF035", E, "limit reached")
+"""A limit of :mod:`sgfcheck.limits` was reached: the file, or the rest of it, was not read.
+``extra["limit"]`` names the limit as ``--limit`` sets it."""
+SGF_ABNORMAL = _c("SGF036", W, "abnormal structure")
+"""Legal but far from any real record (a million nodes, thousands of variations at one node,
+a value of megabytes): said, and checked all the same."""
 
 # Rules of Go.
 RUL_OCCUPIED = _c("RUL001", E, "occupied point")

@@ -9,6 +9,7 @@ A point is ``(col, row)``: col 0 at the left, row 0 at the *top* (SGF order).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 Point = tuple[int, int]
 
@@ -75,18 +76,28 @@ def parse_point_name(name: str, width: int, height: int) -> Point:
     return col, row
 
 
-def expand_point_list(
-    values: list[bytes], width: int, height: int
-) -> tuple[list[Point], list[str]]:
+class PointList(NamedTuple):
+    """A point list read: the on-board points (no duplicates, order kept), the raw values that
+    could not be used (malformed, off-board or inverted rectangles), and how many values were
+    left unread because the list named more points than the board has, twice over."""
+
+    points: list[Point]
+    bad: list[str]
+    unread: int
+
+
+def expand_point_list(values: list[bytes], width: int, height: int) -> PointList:
     """Expand a list of points, including compressed rectangles ``aa:cc``.
 
-    Returns the on-board points (duplicates removed, order kept) and the raw values that could not
-    be used (malformed, off-board or inverted rectangles).
+    SGF lists each point once, so a list that expands to more than twice the board's points
+    repeats itself: the values after that are counted in ``unread``, not expanded (``AB[aa:ZZ]``
+    20,000 times would otherwise cost 54 million steps).
     """
     points: list[Point] = []
     seen: set[Point] = set()
     bad: list[str] = []
-    for raw in values:
+    budget = 2 * width * height
+    for i, raw in enumerate(values):
         raw = raw.strip()
         try:
             if b":" in raw:
@@ -95,12 +106,16 @@ def expand_point_list(
                 c1, r1 = sgf_to_point(b)
                 if c1 < c0 or r1 < r0:
                     raise BadPoint(raw)
+                c1, r1 = min(c1, width), min(r1, height)
                 block = [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
             else:
                 block = [sgf_to_point(raw)]
         except BadPoint:
             bad.append(raw.decode("utf-8", "replace"))
             continue
+        budget -= len(block)
+        if budget < 0:
+            return PointList(points, bad, len(values) - i)
         for p in block:
             if not (p[0] < width and p[1] < height):
                 bad.append(raw.decode("utf-8", "replace"))
@@ -108,4 +123,4 @@ def expand_point_list(
             if p not in seen:
                 seen.add(p)
                 points.append(p)
-    return points, bad
+    return PointList(points, bad, 0)

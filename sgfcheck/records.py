@@ -21,7 +21,9 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.encoding import decode_sgf_bytes
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name
+from sgfcheck.reading import read_path
 from sgfcheck.sgf_syntax import parse_trees
 
 MAX_LINES = 10_000
@@ -146,25 +148,36 @@ class LoadedFile:
         return bool(self.games)
 
 
-def load_file(path: str | Path, encoding: str | None = None) -> LoadedFile:
-    """Read a file and parse every game in it. Never raises for bad content."""
+def load_file(path: str | Path, encoding: str | None = None,
+              limits: Limits = DEFAULT_LIMITS) -> LoadedFile:
+    """Read a file and parse every game in it. Never raises for bad content; never blocks on a
+    FIFO nor reads a device (:mod:`sgfcheck.reading`)."""
     name = str(path)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        return LoadedFile(name, None, False, [],
-                          [Finding(F.SGF_UNREADABLE, f"cannot read the file: {exc.strerror}")])
-    return load_bytes(raw, name, encoding)
+    read = read_path(name, limits)
+    if read.data is None:
+        return LoadedFile(name, None, False, [], read.findings)
+    return load_bytes(read.data, name, encoding, limits)
 
 
-def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -> LoadedFile:
-    """Parse SGF data held in memory. Never raises for bad content."""
+def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> LoadedFile:
+    """Parse SGF data held in memory. Never raises for bad content; the work is bounded by
+    ``limits`` (a limit reached is a finding, ``SGF035``)."""
+    if len(raw) > limits.file_size:
+        return LoadedFile(name, None, False, [], [Finding(
+            F.SGF_LIMIT, f"{len(raw)} bytes, more than the limit "
+            f"({limits.describe('file_size')}); not read (raise it with --limit file-size=...)",
+            extra={"limit": limits.describe("file_size")})])
     if not raw.strip():
         return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
     decoded = decode_sgf_bytes(raw, encoding)
     found = list(decoded.findings)
-    trees = parse_trees(decoded.data, found)
+    trees = parse_trees(decoded.data, found, limits)
+    if len(trees) > limits.games:
+        found.append(Finding(F.SGF_LIMIT, f"{len(trees)} games in the file; only the first "
+                             f"{limits.games} were read (raise it with --limit games=...)",
+                             extra={"limit": limits.describe("games")}))
+        del trees[limits.games:]
     games = [_make_game(i, t) for i, t in enumerate(trees)]
     return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
 
@@ -172,14 +185,28 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -
 # --- game information -------------------------------------------------------------------------
 
 
+MAX_TEXT = 256
+"""Bytes of a game-information value kept (``RU``, ``RE``, ``KM``, names...): no real one is
+longer, and every message that quotes one stays a line."""
+MAX_SHOWN = 20
+"""Bad points of one setup list spelled out; the rest are counted."""
+
+
 def _text(values: list[bytes]) -> str:
-    return sgf_grammar.simpletext_value(values[0]).decode("utf-8", "replace").strip()
+    return _simple_text(values[0])
+
+
+def _simple_text(value: bytes) -> str:
+    """A SimpleText value, cut to :data:`MAX_TEXT` bytes (``…`` marks the cut)."""
+    text = sgf_grammar.simpletext_value(value[:MAX_TEXT]).decode("utf-8", "replace").strip()
+    return text + "…" if len(value) > MAX_TEXT else text
 
 
 _SINGLE_VALUED = ("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "PL", "CA", "FF")
 _GAME_INFO = frozenset(("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "FF", "CA"))
 _INFO_KEYS = ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "AP", "TM", "OT")
-_SIZE_RE = re.compile(r"^\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
+_SIZE_RE = re.compile(r"^\s*(-?\d{1,6})\s*(?::\s*(-?\d{1,6})\s*)?$")
+_HANDICAP_RE = re.compile(r"^\s*\+?(\d{1,6})(?:\.0*)?\s*$")
 # Fox/SGFC:2.0 scaled komi; quarter values are zi (see rules.md 2.3).
 _FOX_ZI_HINTS = {350: 7.0}
 
@@ -191,14 +218,15 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
     for ident in _SINGLE_VALUED:
         values = root.get(ident)
         if values and len(values) > 1 and ident != "AP":
-            shown = ", ".join(v.decode("utf-8", "replace") for v in values)
+            shown = ", ".join(_simple_text(v) for v in values[:5])
+            more = ", ..." if len(values) > 5 else ""
             found.append(Finding(
                 F.SGF_REPEATED_PROPERTY,
-                f"{ident} appears {len(values)} times ({shown}); the first is used"))
-    ap = [v.decode("utf-8", "replace") for v in root.get("AP", [])]
+                f"{ident} appears {len(values)} times ({shown}{more}); the first is used"))
+    ap = [_simple_text(v) for v in root.get("AP", [])[:5]]
     if len(ap) > 1:
         found.append(Finding(F.SGF_REPEATED_PROPERTY,
-                             f"AP appears {len(ap)} times ({', '.join(ap)}); all are kept"))
+                             f"AP appears {len(root['AP'])} times ({', '.join(ap)}); all are kept"))
 
     gm = root.get("GM")
     if gm and _text(gm) not in ("1", ""):
@@ -236,7 +264,7 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
         values = prop(key)
         if values:
             game.info[key] = ", ".join(
-                sgf_grammar.simpletext_value(v).decode("utf-8", "replace").strip()
+                _simple_text(v)
                 for v in (values if key == "AP" else values[:1])
             )
     ru = prop("RU")
@@ -282,7 +310,8 @@ def _read_komi(game: GameRecord, values: list[bytes] | None, ap: list[str]) -> N
                                      f"KM[{raw}] is not a number; the ruleset's komi is used"))
         return
     if komi != komi or abs(komi) == float("inf"):
-        game.findings.append(Finding(F.SGF_BAD_KOMI, f"KM[{raw}] is not a number"))
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
         return
     fox = any(a.lower().startswith(("foxwq", "sgfc:2.0")) for a in ap)
     rules = (game.rules_raw or "").lower()
@@ -304,6 +333,12 @@ def _read_komi(game: GameRecord, values: list[bytes] | None, ap: list[str]) -> N
     elif (komi * 4) % 2 == 1:
         value = komi * 2
         why = "a quarter-point komi is in zi (Chinese counting units, GoGoD/Fox style)"
+    if abs(value) > game.width * game.height:
+        points = game.width * game.height
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is more than the board's {points} points; no game "
+                                     "has such a komi: the ruleset's komi is used"))
+        return
     if why:
         game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {value:g}: {why}",
                                      extra={"raw": raw, "value": value}))
@@ -326,16 +361,22 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
             break
         if i > 0 and "AB" in node:
             late = True
-        setup_black += sum(_count_points(v) for v in node.get("AB", []))
-        setup_white += sum(_count_points(v) for v in node.get("AW", []))
+        setup_black += len(expand_point_list(node.get("AB", []), 52, 52).points)
+        setup_white += len(expand_point_list(node.get("AW", []), 52, 52).points)
     ha: int | None = None
     if values is not None:
         raw = _text(values)
         game.handicap_raw = raw
-        try:
-            ha = int(float(raw)) if raw else 0
-        except ValueError:
-            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is not a number; ignored"))
+        m = _HANDICAP_RE.match(raw)
+        if not raw:
+            ha = 0
+        elif m is None:
+            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is not a number of stones; ignored"))
+        elif int(m.group(1)) > game.width * game.height:
+            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is more stones than the board has "
+                                 "points; ignored"))
+        else:
+            ha = int(m.group(1))
     stones = setup_black if setup_white == 0 and setup_black >= 2 else 0
     if late and stones:
         found.append(Finding(F.SGF_HANDICAP_LATE,
@@ -398,13 +439,6 @@ def standard_handicap(n: int, width: int, height: int) -> list[Point]:
     return corners + sides + [(mid_x, mid_y)]
 
 
-def _count_points(value: bytes) -> int:
-    if b":" in value:
-        points, _ = expand_point_list([value], 52, 52)
-        return len(points)
-    return 1
-
-
 def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:
     colours = []
     for node in sgf_grammar.main_sequence_iter(tree):
@@ -433,14 +467,24 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
     coord = SGF_COORD
     for index, node in enumerate(nodes):
         if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
-            black, bad_b = expand_point_list(node.get("AB", []), width, height)
-            white, bad_w = expand_point_list(node.get("AW", []), width, height)
-            empty, bad_e = expand_point_list(node.get("AE", []), width, height)
-            for bad in bad_b + bad_w + bad_e:
-                found.append(Finding(F.SGF_BAD_POINT,
-                                     f"setup point [{bad}] in node {index} is not on the "
-                                     f"{width}x{height} board; ignored",
-                                     move=move_no or None))
+            lists = {ident: expand_point_list(node.get(ident, []), width, height)
+                     for ident in ("AB", "AW", "AE")}
+            black, white, empty = (lists[i].points for i in ("AB", "AW", "AE"))
+            for ident, read in lists.items():
+                for bad in read.bad[:MAX_SHOWN]:
+                    found.append(Finding(F.SGF_BAD_POINT,
+                                         f"setup point [{bad[:20]}] in node {index} is not on "
+                                         f"the {width}x{height} board; ignored",
+                                         move=move_no or None))
+                if len(read.bad) > MAX_SHOWN:
+                    found.append(Finding(F.SGF_BAD_POINT,
+                                         f"{len(read.bad) - MAX_SHOWN} more bad {ident} points "
+                                         f"in node {index}; ignored", move=move_no or None))
+                if read.unread:
+                    found.append(Finding(F.SGF_BAD_VALUE,
+                                         f"{ident} in node {index} lists more than twice the "
+                                         f"board's points; its last {read.unread} value(s) "
+                                         "were not read", move=move_no or None))
             player = None
             if "PL" in node:
                 pl = _text(node["PL"]).upper()

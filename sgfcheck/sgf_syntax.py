@@ -6,6 +6,12 @@ it leniently, mends what real files get wrong (junk before the first game, a fil
 ``;``, ``(`` without ``;``, a truncated file, stray brackets, values without properties, old-style
 nodes after a closed variation, empty ``()``), and parses the mended text with sgfmill. Every
 repair is a finding with its line and column.
+
+It also keeps the work of a parse bounded (:mod:`sgfcheck.limits`): nodes and property values are
+counted before anything is built, and a file past the limits is a finding, not a parse; nodes
+left after the ``)`` that closes a game (a stray ``)`` that cut the game short) are an error,
+not silently dropped; and structure far from any real record (a million nodes, thousands of
+variations at one node, a value of megabytes, nesting thousands deep) is said.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from sgfmill import sgf_grammar
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
 
 _START_RE = re.compile(rb"\(\s*;")
 _NODE_START_RE = re.compile(rb"\s*;\s*[A-Za-z]")
@@ -28,8 +35,11 @@ def _line_col(data: bytes, pos: int) -> str:
     return f"line {line}, column {col}"
 
 
-def parse_trees(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
+def parse_trees(data: bytes, found: list[Finding],
+                limits: Limits = DEFAULT_LIMITS) -> list[sgf_grammar.Coarse_game_tree]:
     """Every game tree of a collection; repairs and problems are appended to ``found``."""
+    if not _within_limits(data, found, limits):
+        return []
     start = _START_RE.search(data)
     first_paren = _PAREN_IDENT_RE.search(data)
     if start is None or (first_paren is not None and first_paren.start() < start.start()):
@@ -52,10 +62,161 @@ def parse_trees(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_ga
         found.append(Finding(F.SGF_JUNK, f"{start.start()} bytes of text before the first game "
                                          "were ignored"))
     try:
-        return sgf_grammar.parse_sgf_collection(data)
+        trees = _parse_collection(data, found)
     except ValueError:
-        pass
-    return _parse_with_repair(data, found)
+        trees = _parse_with_repair(data, found)
+    _say_abnormal(data, trees, found)
+    return trees
+
+
+def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
+    """sgfmill's collection parse, game by game, so that what lies between and after the games
+    is seen (sgfmill skips it). Raises ValueError where sgfmill does."""
+    trees: list[sgf_grammar.Coarse_game_tree] = []
+    position = 0
+    notes: list[Finding] = []
+    while True:
+        # sgfmill's own collection reader is this loop without the positions.
+        tree, end = sgf_grammar._parse_sgf_game(data, position)
+        if tree is None:
+            break
+        trees.append(tree)
+        following = data.find(b"(", end)
+        _check_between(data, end, len(data) if following < 0 else following, len(trees),
+                       notes)
+        position = end
+    if not trees:
+        raise ValueError("no SGF data found")
+    found.extend(notes)
+    return trees
+
+
+_STRAY_NODE_RE = re.compile(rb";\s*[A-Za-z]+\s*\[")
+_STRAY_MOVE_RE = re.compile(rb";\s*[BW]\s*\[")
+
+
+def _check_between(data: bytes, start: int, stop: int, game_no: int,
+                   found: list[Finding]) -> None:
+    """Nodes between the end of game ``game_no`` and the next game (or the end of the file)
+    belong to no game: a stray ``)`` closed the game early. Say so, with what was lost."""
+    if stop - start < 4:
+        return
+    segment = data[start:stop]
+    nodes = len(_STRAY_NODE_RE.findall(segment))
+    if not nodes:
+        return
+    moves = len(_STRAY_MOVE_RE.findall(segment))
+    found.append(Finding(
+        F.SGF_AFTER_GAME,
+        f"game {game_no} is closed by the ')' before {_line_col(data, start)}, but {nodes} "
+        f"more node(s) ({moves} move(s)) follow outside any game; they were not read (a stray "
+        "')' may have cut the game short)",
+        extra={"nodes": nodes, "moves": moves}))
+
+
+# --- limits and abnormal structure ---------------------------------------------------------------
+
+_TEXT_THEN_VALUE_RE = re.compile(rb"([^\[]*)\[[^\\\]]*(?:\\.[^\\\]]*)*\]", re.S)
+ABNORMAL_NODES = 100_000
+"""More nodes than this in one file is said (the largest real record here has 3,430)."""
+ABNORMAL_SIBLINGS = 1_000
+"""More variations than this at one node is said."""
+ABNORMAL_DEPTH = 10_000
+"""Variations nested deeper than this are said."""
+ABNORMAL_VALUE = 1024 * 1024
+"""A property value longer than this (bytes) is said."""
+
+
+def _within_limits(data: bytes, found: list[Finding], limits: Limits) -> bool:
+    """Count nodes and property values before parsing; False (and a finding) past a limit.
+    ``;`` and ``[`` bytes are upper bounds; values are stripped for an exact count only when a
+    bound is over a limit."""
+    if data.count(b";") <= limits.nodes and data.count(b"[") <= limits.values:
+        return True
+    nodes, values, _ = _scan_values(data)
+    for count, name, what in ((nodes, "nodes", "nodes"), (values, "values", "property values")):
+        limit = getattr(limits, name)
+        if count > limit:
+            found.append(Finding(F.SGF_LIMIT,
+                                 f"{count} {what} in the file, more than the limit of {limit}; "
+                                 f"not read (raise it with --limit {name}=...)",
+                                 extra={"limit": limits.describe(name)}))
+            return False
+    return True
+
+
+def _scan_values(data: bytes) -> tuple[int, int, int]:
+    """Nodes (``;`` outside values), property values, and the longest value, in one pass that
+    is linear whatever the data (each match is anchored where the last one ended; an unclosed
+    value ends the scan)."""
+    nodes = values = longest = 0
+    position = 0
+    while True:
+        m = _TEXT_THEN_VALUE_RE.match(data, position)
+        if m is None:
+            nodes += data.count(b";", position)
+            return nodes, values, longest
+        nodes += data.count(b";", m.start(1), m.end(1))
+        values += 1
+        longest = max(longest, m.end() - m.end(1) - 2)
+        position = m.end()
+
+
+def _say_abnormal(data: bytes, trees: list[sgf_grammar.Coarse_game_tree],
+                  found: list[Finding]) -> None:
+    """Warnings for legal structure far from any real record. Costs nothing on ordinary files:
+    each measure is taken only when the file's size or bracket counts allow it to be large."""
+    if len(data) > ABNORMAL_VALUE:
+        _, _, longest = _scan_values(data)
+        if longest > ABNORMAL_VALUE:
+            found.append(Finding(F.SGF_ABNORMAL, f"a property value of {longest} bytes (real "
+                                 "records stay under a few kilobytes)"))
+    if data.count(b";") > ABNORMAL_NODES or data.count(b"(") > ABNORMAL_SIBLINGS:
+        nodes, siblings, depth = _tree_shape(trees)
+        if nodes > ABNORMAL_NODES:
+            found.append(Finding(F.SGF_ABNORMAL, f"{nodes} nodes in the file (real games have a "
+                                 "few hundred)"))
+        if siblings > ABNORMAL_SIBLINGS:
+            found.append(Finding(F.SGF_ABNORMAL, f"{siblings} variations at one node"))
+        if depth > ABNORMAL_DEPTH:
+            found.append(Finding(F.SGF_ABNORMAL, f"variations nested {depth} deep"))
+
+
+def _tree_shape(trees: list[sgf_grammar.Coarse_game_tree]) -> tuple[int, int, int]:
+    """Nodes, the most children of one node, the deepest nesting of variations. Iterative."""
+    nodes = siblings = depth = 0
+    todo = [(t, 1) for t in trees]
+    while todo:
+        tree, level = todo.pop()
+        nodes += len(tree.sequence)
+        siblings = max(siblings, len(tree.children))
+        depth = max(depth, level)
+        todo.extend((child, level + 1) for child in tree.children)
+    return nodes, siblings, depth
+
+
+MAX_NOTES = 20
+"""Repairs spelled out per game; more are counted (garbage would give one per byte)."""
+
+
+class _Notes:
+    """What a repair skipped or mended: the first :data:`MAX_NOTES` spelled out (a position
+    costs a count of lines from the start of the file), the rest only counted, so that junk
+    costs linear time."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.more = 0
+
+    def add(self, text: str, data: bytes = b"", position: int | None = None,
+            after: str = "") -> None:
+        """``text`` (``at line L, column C`` and ``after`` added when ``position`` is given)."""
+        if len(self.items) >= MAX_NOTES:
+            self.more += 1
+        elif position is None:
+            self.items.append(text)
+        else:
+            self.items.append(f"{text} at {_line_col(data, position)}{after}")
 
 
 _LENIENT_TOKEN_RE = re.compile(
@@ -65,16 +226,15 @@ _LOWER = bytes(range(ord("a"), ord("z") + 1))
 
 
 def _lenient_tokenise(
-    data: bytes, start: int
-) -> tuple[list[tuple[str, bytes]], int, list[str], bool]:
+    data: bytes, start: int, notes: _Notes
+) -> tuple[list[tuple[str, bytes]], int, bool]:
     """Tokenise one game tree from ``start``, skipping what is not SGF.
 
     sgfmill's tokeniser stops at the first byte it cannot read; this one (used only to repair a
-    file sgfmill refused) skips such bytes and reports them. Returns the tokens, where it stopped,
-    notes on what was skipped, and whether the data ended inside the tree.
+    file sgfmill refused) skips such bytes and notes them. Returns the tokens, where it stopped,
+    and whether the data ended inside the tree.
     """
     tokens: list[tuple[str, bytes]] = []
-    notes: list[str] = []
     depth = 0
     i = start
     n = len(data)
@@ -89,7 +249,7 @@ def _lenient_tokenise(
                 break
             if data[j : j + 1] == b"[":
                 tokens.append(("V", data[j + 1 :]))
-                notes.append(f"a value is not closed at {_line_col(data, j)}; read to the end")
+                notes.add("a value is not closed", data, j, "; read to the end")
                 i = n
                 break
             k = j + 1
@@ -97,7 +257,7 @@ def _lenient_tokenise(
                 data[k : k + 1].isalpha()
             ):
                 k += 1
-            notes.append(f"{data[j:k][:20]!r} at {_line_col(data, j)} is not SGF; skipped")
+            notes.add(f"{data[j:k][:20]!r}", data, j, " is not SGF; skipped")
             i = k
             continue
         kind = m.lastgroup
@@ -107,7 +267,7 @@ def _lenient_tokenise(
         if kind == "I":
             value = value.translate(None, _LOWER)
             if not value or len(value) > 64:
-                notes.append(f"{m.group(kind)[:20]!r} is not a property name; skipped")
+                notes.add(f"{m.group(kind)[:20]!r} is not a property name; skipped")
                 continue
         tokens.append((kind, value))
         if kind == "D":
@@ -116,8 +276,8 @@ def _lenient_tokenise(
             elif value == b")":
                 depth -= 1
                 if depth == 0:
-                    return tokens, i, notes, False
-    return tokens, i, notes, True
+                    return tokens, i, False
+    return tokens, i, True
 
 
 def _parse_with_repair(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
@@ -128,21 +288,20 @@ def _parse_with_repair(data: bytes, found: list[Finding]) -> list[sgf_grammar.Co
         start = data.find(b"(", position)
         if start < 0:
             break
-        tokens, end, skipped, unfinished = _lenient_tokenise(data, start)
+        skipped = _Notes()
+        tokens, end, unfinished = _lenient_tokenise(data, start, skipped)
         game_no = len(trees) + 1
         depth = sum(1 for t, v in tokens if t == "D" and v == b"(") - sum(
             1 for t, v in tokens if t == "D" and v == b")"
         )
-        for note in skipped:
-            found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: {note}"))
+        _report(skipped, game_no, found, F.SGF_SYNTAX)
         if unfinished and depth > 0:
             found.append(Finding(F.SGF_TRUNCATED,
                                  f"game {game_no}: the file ends inside the game ({depth} "
                                  "unclosed '('); read up to the end"))
-        mended, notes = _mend_tokens(tokens, depth)
-        for note in notes:
-            found.append(Finding(F.SGF_MISSING_SEMICOLON if "';'" in note else F.SGF_SYNTAX,
-                                 f"game {game_no}: {note}"))
+        mended_notes = _Notes()
+        mended = _mend_tokens(tokens, depth, mended_notes)
+        _report(mended_notes, game_no, found, F.SGF_SYNTAX)
         try:
             tree = sgf_grammar.parse_sgf_game(mended)
             _unmark_continuations(tree)
@@ -151,16 +310,26 @@ def _parse_with_repair(data: bytes, found: list[Finding]) -> list[sgf_grammar.Co
             found.append(Finding(F.SGF_SYNTAX, f"game {game_no}: unreadable ({exc})"))
         if unfinished:
             break
+        following = data.find(b"(", end)
+        _check_between(data, end, len(data) if following < 0 else following, game_no, found)
         position = end
     if not trees and not any(f.code in (F.SGF_SYNTAX, F.SGF_TRUNCATED) for f in found):
         found.append(Finding(F.SGF_NO_GAME, "no SGF game found"))
     return trees
 
 
+def _report(notes: _Notes, game_no: int, found: list[Finding], code: F.Code) -> None:
+    for note in notes.items:
+        found.append(Finding(F.SGF_MISSING_SEMICOLON if "';'" in note else code,
+                             f"game {game_no}: {note}"))
+    if notes.more:
+        found.append(Finding(code, f"game {game_no}: {notes.more} more repairs like these"))
+
+
 _CONTINUATION = b"SGFCHECKCONTINUATION"
 
 
-def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, list[str]]:
+def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int, notes: _Notes) -> bytes:
     """Rebuild SGF text from tokens, mending what sgfmill's parser refuses.
 
     - ``(`` followed by a property: a ``;`` is inserted;
@@ -171,7 +340,6 @@ def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, li
     - at the end, every open ``(`` is closed.
     """
     out: list[bytes] = []
-    notes: list[str] = []
     n = len(tokens)
     in_node = False
     extra: list[int] = []  # per open tree: continuation variations to close with it
@@ -186,12 +354,12 @@ def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, li
                 if nxt is not None and nxt[0] == "I":
                     out.append(b";")
                     in_node = True
-                    notes.append("'(' without ';': a node was assumed")
+                    notes.add("'(' without ';': a node was assumed")
             elif value == b")":
                 if out and out[-1] == b"(":
                     out.pop()
                     extra.pop()
-                    notes.append("empty variation '()' ignored")
+                    notes.add("empty variation '()' ignored")
                     continue
                 if extra:
                     out.append(b")" * extra.pop())
@@ -207,16 +375,16 @@ def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, li
                 in_node = True
         elif kind == "I":
             if nxt is None or nxt[0] != "V":
-                notes.append(f"property {value.decode()} without a value ignored")
+                notes.add(f"property {value.decode()} without a value ignored")
                 continue
             if not in_node:
-                notes.append(f"property {value.decode()} outside a node ignored")
+                notes.add(f"property {value.decode()} outside a node ignored")
                 continue
             out.append(value)
         else:
             prev = out[-1] if out else b""
             if not (prev.endswith(b"]") or prev.isalpha()):
-                notes.append("a value without a property ignored")
+                notes.add("a value without a property ignored")
                 continue
             out.append(b"[" + value + b"]")
     while out and out[-1] in (b"(", b";"):
@@ -225,9 +393,9 @@ def _mend_tokens(tokens: list[tuple[str, bytes]], depth: int) -> tuple[bytes, li
     while extra:
         out.append(b")" * (extra.pop() + 1))
     if continued:
-        notes.append("nodes follow a closed variation (old SGF style); they were read as a "
+        notes.add("nodes follow a closed variation (old SGF style); they were read as a "
                      "further variation")
-    return b"".join(out), notes
+    return b"".join(out)
 
 
 def _unmark_continuations(tree: sgf_grammar.Coarse_game_tree) -> None:

@@ -1,0 +1,71 @@
+"""Text from the input made safe to show: on a terminal, in JSON, in a spreadsheet.
+
+Records, file names and archive member names are written by whoever made the file. Shown raw,
+an ESC starts a terminal control sequence (colours, a new window title, a cleared screen), a BEL
+rings, U+202E turns the rest of a line around so that ``B+3.5`` reads ``5.3+B``, and a CSV cell
+that begins with ``=`` is a formula to a spreadsheet (OWASP's "CSV injection"). Here:
+
+- :func:`visible`: one value (a name, a property value) with every control, format and line
+  separator character shown as an escape (``\\x1b``, ``\\u202e``, ``\\n``);
+- :func:`terminal_text`: whole rendered output, the same but keeping its own line ends;
+- :data:`JSON_ESCAPES` / :func:`json_safe`: JSON text with the same characters as ``\\uXXXX``
+  escapes (still the same JSON value);
+- :func:`csv_cell`: a cell that a spreadsheet cannot take for a formula; numbers stay numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+# DEL, C1 controls; the Unicode format characters that reorder or hide text (bidi embeddings,
+# overrides, isolates and marks, zero-width characters); line and paragraph separators; the BOM;
+# interlinear annotation controls. With the C0 controls, all of it but the line end for
+# rendered output.
+_FORMAT = (
+    "\x7f-\x9f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\u3164\ufeff\ufff9-\ufffb\uffa0"
+)
+_UNSAFE_RE = re.compile(f"[\x00-\x1f{_FORMAT}]")
+_UNSAFE_KEEP_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_FORMAT}]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    code = ord(ch)
+    if code < 0x100:
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{code:02x}")
+    return f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control or format character escaped (``\\x1b``, ``\\u202e``)."""
+    return _UNSAFE_RE.sub(_escape, text)
+
+
+def terminal_text(text: str) -> str:
+    """Rendered output for a terminal: as :func:`visible`, but its line ends (``\\n``) kept."""
+    return _UNSAFE_KEEP_LINES_RE.sub(_escape, text)
+
+
+def json_safe(text: str) -> str:
+    """JSON text (from ``json.dumps``) with the characters of :func:`visible` that JSON leaves
+    raw (DEL, C1, format characters, separators) written as ``\\uXXXX``: the same JSON value,
+    safe to print, one line per object."""
+    return _UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%")
+_NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell safe for spreadsheets: text that starts like a formula (``=``, ``+``, ``-``,
+    ``@``, tab, CR...) gets a leading ``'``, as OWASP advises; numbers (``-3.5`` too), booleans
+    and empty cells are left as they are. Control characters are escaped."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    text = visible(str(value))
+    if text.startswith(_FORMULA_START) and not _NUMBER_RE.match(text):
+        return "'" + text
+    return text
+

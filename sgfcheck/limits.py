@@ -1,0 +1,114 @@
+"""Limits on the work one input may cause: sizes, counts, memory, waiting.
+
+sgfcheck is pointed at files nobody vouches for, and run by servers on uploads. Every limit here
+bounds time or memory by the size of the input, with a default far above any real record (the
+largest of the 16,000 records of the shared corpus is 82 KB; the most nodes in one is 3,430) and
+safe within 2 GiB per process (sgfmill's parse costs about 60 bytes a node and 110 a value).
+A limit hit is a finding on that file (``SGF035``), never a crash; the command line sets them
+with ``--limit NAME=VALUE`` (repeatable), e.g.
+``--limit file-size=256M --limit nodes=5000000``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit, in bytes, counts, megabytes or seconds (see :data:`LIMIT_HELP`)."""
+
+    file_size: int = 64 * 1024**2
+    """Bytes of one file (or standard input, or a pipe) read at most."""
+    member_size: int = 64 * 1024**2
+    """Bytes of one archive member, decompressed, read at most."""
+    archive_size: int = 4 * 1024**3
+    """Decompressed bytes read from one archive at most (its members together)."""
+    ratio: int = 200
+    """Decompressed / compressed size of an archive member at most (zip bombs: 1,000+)."""
+    nodes: int = 2_000_000
+    """Nodes of one file (all its games and variations) at most."""
+    values: int = 5_000_000
+    """Property values of one file at most."""
+    games: int = 10_000
+    """Games of one file checked at most; the rest is a finding."""
+    memory: int = 2048
+    """Megabytes of address space per ``batch`` worker (a file that needs more is a finding)."""
+    read_wait: float = 10.0
+    """Seconds to wait for data from a pipe or FIFO before giving up on it."""
+
+    def with_specs(self, specs: list[str] | tuple[str, ...]) -> Limits:
+        """These limits changed by ``NAME=VALUE`` specs (``file-size=256M``); raises ValueError
+        with a sentence for a bad one."""
+        changed: dict[str, Any] = dict(parse_spec(spec) for spec in specs)
+        return replace(self, **changed)
+
+    def describe(self, name: str) -> str:
+        """``file-size=64M``: a limit as it is set with ``--limit``."""
+        value = getattr(self, name)
+        if name in _BYTE_LIMITS:
+            return f"{_cli(name)}={format_bytes(value)}"
+        return f"{_cli(name)}={value:g}" if isinstance(value, float) else f"{_cli(name)}={value}"
+
+
+LIMIT_HELP = {
+    "file-size": "bytes of one file, standard input or pipe (suffix K, M, G)",
+    "member-size": "bytes of one archive member, decompressed",
+    "archive-size": "decompressed bytes of one archive, all members together",
+    "ratio": "decompressed / compressed size of one archive member",
+    "nodes": "nodes of one file",
+    "values": "property values of one file",
+    "games": "games of one file checked",
+    "memory": "megabytes of address space per batch worker",
+    "read-wait": "seconds to wait for data from a pipe or FIFO",
+}
+"""``--limit`` names and what they bound."""
+
+_BYTE_LIMITS = frozenset({"file_size", "member_size", "archive_size"})
+_FIELDS = {f.name for f in fields(Limits)}
+_VALUE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.I)
+
+
+def _cli(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def format_bytes(n: int) -> str:
+    """``64M`` for 64 MiB; exact multiples only, else the number of bytes."""
+    for suffix, unit in (("G", 1024**3), ("M", 1024**2), ("K", 1024)):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{suffix}"
+    return str(n)
+
+
+def parse_spec(spec: str) -> tuple[str, int | float]:
+    """``file-size=256M`` -> (``file_size``, 268435456). Raises ValueError with a sentence."""
+    name, sep, raw = spec.partition("=")
+    key = name.strip().lower().replace("-", "_")
+    if not sep or key not in _FIELDS:
+        raise ValueError(f"--limit {spec!r}: expected NAME=VALUE with NAME one of "
+                         f"{', '.join(LIMIT_HELP)}")
+    m = _VALUE_RE.match(raw)
+    if m is None:
+        raise ValueError(f"--limit {spec!r}: {raw!r} is not a positive number")
+    number, unit = m.group(1), m.group(2).lower()
+    if key == "read_wait":
+        if unit:
+            raise ValueError(f"--limit {spec!r}: read-wait is in seconds")
+        seconds = float(number)
+        if not 0 < seconds <= 86400:
+            raise ValueError(f"--limit {spec!r}: read-wait must be from 0 to 86400 seconds")
+        return key, seconds
+    if unit and key not in _BYTE_LIMITS:
+        raise ValueError(f"--limit {spec!r}: only sizes take K, M or G")
+    value = int(float(number) * _UNITS[unit])
+    if value < 1 or value > 2**50:
+        raise ValueError(f"--limit {spec!r}: must be from 1 to 2^50")
+    return key, value
+
+
+DEFAULT_LIMITS = Limits()
