@@ -28,6 +28,7 @@ from sgfcheck.deadstones import (
 from sgfcheck.explain import explain
 from sgfcheck.findings import Finding
 from sgfcheck.life import ChainStatus, chain_statuses
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.position import Position, analyse
 from sgfcheck.records import load_file
 from sgfcheck.replay import Replay, replay
@@ -54,6 +55,8 @@ class ScoreOptions:
     ``dead``/``alive`` win over it."""
     seed: int = 0
     """Seed of the estimate's playouts (the same seed gives the same judgement)."""
+    limits: Limits = DEFAULT_LIMITS
+    """Bounds on the work one file may cause (a limit reached is finding ``SGF035``)."""
 
 
 @dataclass
@@ -203,8 +206,8 @@ def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileSco
 
 def _check(path: str | Path, options: ScoreOptions) -> FileReport:
     check_options = CheckOptions(rules=options.game_rules, komi=options.komi,
-                                 encoding=options.encoding)
-    return check_loaded(load_file(path, options.encoding), check_options)
+                                 encoding=options.encoding, limits=options.limits)
+    return check_loaded(load_file(path, options.encoding, options.limits), check_options)
 
 
 @dataclass

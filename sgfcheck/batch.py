@@ -6,6 +6,13 @@ written at once (:mod:`sgfcheck.reportfile`), so an interrupted run leaves a val
 that ``--resume`` completes. Each worker checks and scores every game
 (:mod:`sgfcheck.adjudicate`) under a per-file time limit, renders its report rows
 (:mod:`sgfcheck.schema`) and returns the few facts the summary (:mod:`sgfcheck.summary`) needs.
+
+Isolation: one file never stops the batch. A file that raises is a row with ``SGF033``; one that
+runs past ``--timeout`` a row with ``SGF031`` (an alarm in the worker, and a hard limit outside
+it for code the alarm cannot interrupt, which kills the worker); one that needs more memory
+than ``--limit memory`` a row with ``SGF035``; a worker that dies (killed, out of memory,
+crashed) costs its chunk a second run file by file, and the file that kills a worker alone is a
+row with ``SGF033`` and the cause. The pool (pebble's ``ProcessPool``) replaces dead workers.
 """
 
 from __future__ import annotations
@@ -19,10 +26,13 @@ import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from types import FrameType
+
+from pebble import ProcessExpired, ProcessPool
 
 from sgfcheck import findings as F
 from sgfcheck.adjudicate import GameScore, ScoreOptions, score_game
@@ -30,8 +40,10 @@ from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.findings import Finding
 from sgfcheck.inputs import InputProblem, Item, WorkItem
+from sgfcheck.limits import DEFAULT_LIMITS, Limits, cap_memory
+from sgfcheck.reading import read_path
 from sgfcheck.records import load_bytes
-from sgfcheck.reportfile import ReportKind, ReportWriter, Row
+from sgfcheck.reportfile import ReportKind, ReportWriter, Row, written_key
 from sgfcheck.result_check import CheckStatus
 from sgfcheck.schema import (
     batch_file_csv,
@@ -47,6 +59,10 @@ CHUNK = 8
 """Files handed to a worker at a time."""
 IN_FLIGHT_PER_JOB = 4
 """Chunks in flight per worker: bounds the memory the main process holds."""
+GRACE = 10.0
+"""Seconds beyond the per-file time limits before a worker is killed from outside."""
+MAX_TASKS = 2000
+"""Chunks a worker runs before it is replaced (memory fragmentation stays bounded)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +78,8 @@ class BatchOptions:
     estimate costs tens of milliseconds per game."""
     report_kind: ReportKind = ReportKind.JSONL
     """How workers render rows for the report."""
+    limits: Limits = DEFAULT_LIMITS
+    """Bounds on the work one file may cause; ``memory`` caps each worker."""
 
 
 @dataclass
@@ -130,6 +148,7 @@ def _init_worker(options: BatchOptions) -> None:
     global _options
     _options = options
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    cap_memory(options.limits.memory)
 
 
 class _TimeLimit(Exception):
@@ -152,8 +171,12 @@ def process_item(item: Item, options: BatchOptions) -> FileOutcome:
     try:
         return _process(item, options)
     except _TimeLimit:
-        finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
-        return _file_outcome(item, [finding], kind, timed_out=True)
+        return _timed_out(item, options)
+    except MemoryError:
+        finding = Finding(F.SGF_LIMIT, f"needed more than {options.limits.memory} MB of memory; "
+                          "not finished (raise it with --limit memory=...)",
+                          extra={"limit": options.limits.describe("memory")})
+        return _file_outcome(item, [finding], kind)
     except Exception as exc:  # noqa: BLE001 - one bad file never stops a batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
         finding = Finding(F.SGF_CRASH, f"sgfcheck failed on this file ({type(exc).__name__}: "
@@ -165,19 +188,23 @@ def process_item(item: Item, options: BatchOptions) -> FileOutcome:
             signal.signal(signal.SIGALRM, previous)
 
 
+def _timed_out(item: Item, options: BatchOptions) -> FileOutcome:
+    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
+    return _file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
+
+
 def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     kind = ReportKind(options.report_kind)
     data = item.data
     if data is None:
-        try:
-            with open(item.path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            finding = Finding(F.SGF_UNREADABLE, f"cannot read the file: {exc.strerror}")
-            return _file_outcome(item, [finding], kind)
+        read = read_path(item.path, options.limits)
+        if read.data is None:
+            return _file_outcome(item, read.findings, kind)
+        data = read.data
     name = item.path if item.member is None else f"{item.path}:{item.member}"
-    loaded = load_bytes(data, name, options.encoding)
-    checked = check_loaded(loaded, CheckOptions(rules=options.rules, encoding=options.encoding))
+    loaded = load_bytes(data, name, options.encoding, options.limits)
+    checked = check_loaded(loaded, CheckOptions(rules=options.rules, encoding=options.encoding,
+                                                limits=options.limits))
     digest = hashlib.blake2b(data, digest_size=16).digest()
     if not checked.games:
         return _file_outcome(item, loaded.findings, kind, digest=digest,
@@ -185,7 +212,8 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     rows: list[Row] = []
     facts = []
     score_options = ScoreOptions(rules=options.score_rows, game_rules=options.rules,
-                                 encoding=options.encoding, dead_stones=options.dead_stones)
+                                 encoding=options.encoding, dead_stones=options.dead_stones,
+                                 limits=options.limits)
     file_error = any(f.is_error for f in loaded.findings)
     for report in checked.games:
         scored = score_game(report, score_options)
@@ -220,30 +248,76 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
+@dataclass
+class _Slot:
+    """Files handed to a worker together, and the future of their outcomes."""
+
+    items: list[Item]
+    future: Future[list[FileOutcome]]
+
+
 def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutcome]:
-    """Process items with ``options.jobs`` workers, yielding outcomes in input order."""
+    """Process items with ``options.jobs`` worker processes (at least one: the main process only
+    walks and writes), yielding outcomes in input order. Never raises for a file."""
     jobs = options.jobs or os.cpu_count() or 1
-    if jobs == 1:
-        for item in items:
-            yield process_item(item, options)
-        return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(options,), maxtasksperchild=2000)
+    pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=_init_worker,
+                       initargs=(options,), context=ctx)
+
+    def submit(chunk: list[Item]) -> _Slot:
+        hard = options.timeout * len(chunk) + GRACE if options.timeout > 0 else None
+        return _Slot(chunk, pool.schedule(_process_chunk, (chunk,), timeout=hard))
+
+    pending: deque[_Slot] = deque()
     try:
-        pending: deque[AsyncResult[list[FileOutcome]]] = deque()
         limit = jobs * IN_FLIGHT_PER_JOB
         for chunk in _chunks(items, CHUNK):
-            pending.append(pool.apply_async(_process_chunk, (chunk,)))
+            pending.append(submit(chunk))
             while len(pending) >= limit:
-                yield from pending.popleft().get()
+                yield from _settle(pending, submit, options)
         while pending:
-            yield from pending.popleft().get()
+            yield from _settle(pending, submit, options)
         pool.close()
     except BaseException:
-        pool.terminate()
+        pool.stop()
         raise
     finally:
         pool.join()
+
+
+def _settle(pending: deque[_Slot], submit: Callable[[list[Item]], _Slot],
+            options: BatchOptions) -> list[FileOutcome]:
+    """The outcomes of the oldest slot. When its worker died or hung, a chunk of several files is
+    run again file by file (in its place, so the order holds), and a single file that did it is
+    a row saying so."""
+    slot = pending[0]
+    try:
+        outcomes = slot.future.result()
+    except (ProcessExpired, FutureTimeout, Exception) as exc:  # noqa: BLE001 - isolation
+        pending.popleft()
+        if len(slot.items) > 1:
+            pending.extendleft(submit([item]) for item in reversed(slot.items))
+            return []
+        return [_lost(slot.items[0], exc, options)]
+    pending.popleft()
+    return outcomes
+
+
+def _lost(item: Item, exc: BaseException, options: BatchOptions) -> FileOutcome:
+    """The row of a file whose worker did not come back."""
+    if isinstance(exc, FutureTimeout):
+        return _timed_out(item, options)
+    if isinstance(exc, ProcessExpired):
+        code = exc.exitcode
+        cause = (f"killed by signal {-code} ({signal.Signals(-code).name}"
+                 + ("; out of memory?" if -code == signal.SIGKILL else "") + ")"
+                 if code < 0 and -code in signal.valid_signals()
+                 else f"exit status {code}")
+        message = f"the worker process checking this file died ({cause}); the batch went on"
+    else:
+        message = (f"the worker process failed on this file ({type(exc).__name__}: {exc}); "
+                   "the batch went on")
+    return _file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
 
 
 def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
@@ -256,7 +330,7 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
 
     def todo() -> Iterator[Item]:
         for item in items:
-            if item.key in done:
+            if written_key(options.report_kind, item.key) in done:
                 summary.skipped += 1
                 continue
             yield item

@@ -15,6 +15,7 @@ from typing import Any
 from sgfcheck import findings as F
 from sgfcheck.colour import Colour
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.records import GameRecord, Line, LoadedFile, load_bytes, load_file
 from sgfcheck.replay import Replay, replay
 from sgfcheck.results import Result, parse_result
@@ -42,6 +43,8 @@ class CheckOptions:
     variations: bool = False
     all_rules: bool = False
     encoding: str | None = None
+    limits: Limits = DEFAULT_LIMITS
+    """Bounds on the work one file may cause (a limit reached is finding ``SGF035``)."""
 
 
 class Verdict(StrEnum):
@@ -250,10 +253,10 @@ def check_loaded(loaded: LoadedFile, options: CheckOptions) -> FileReport:
 def check_file(path: str | Path, options: CheckOptions | None = None) -> FileReport:
     """Check every game in a file. Never raises for bad content."""
     options = options or CheckOptions()
-    return check_loaded(load_file(path, options.encoding), options)
+    return check_loaded(load_file(path, options.encoding, options.limits), options)
 
 
 def check_bytes(data: bytes, name: str = "<bytes>",
                 options: CheckOptions | None = None) -> FileReport:
     options = options or CheckOptions()
-    return check_loaded(load_bytes(data, name, options.encoding), options)
+    return check_loaded(load_bytes(data, name, options.encoding, options.limits), options)

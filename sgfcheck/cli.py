@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from sgfcheck.check import CheckOptions, check_file
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.encoding import codec_for
 from sgfcheck.engines import OPENCL_HELP, engine_statuses, install_katago, opencl_present
+from sgfcheck.escaping import terminal_text
 from sgfcheck.exits import (
     ExitStatus,
     FailPolicy,
@@ -31,6 +33,7 @@ from sgfcheck.exits import (
 )
 from sgfcheck.inputs import iter_inputs
 from sgfcheck.katago import KataGoError
+from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
 from sgfcheck.report import (
     render_json,
@@ -73,6 +76,15 @@ DEAD_STONES_HELP = (
     "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
     "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
+LIMIT_HELP_TEXT = (
+    "A limit on the work one file may cause, NAME=VALUE, repeatable: "
+    + "; ".join(f"{name} ({what}, default {DEFAULT_LIMITS.describe(name.replace('-', '_'))})"
+                for name, what in LIMIT_HELP.items())
+    + ". A limit reached is finding SGF035 on that file.")
+LimitOption = Annotated[
+    list[str] | None,
+    typer.Option("--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False),
+]
 
 
 class ScoreFormat(str, Enum):
@@ -97,9 +109,22 @@ def main_callback(
     """sgfcheck: check Go game records."""
 
 
+def _say(text: str, *, err: bool = False) -> None:
+    """Print text made for people; anything from the input in it (names, values) has its
+    control and format characters shown escaped, so no file can drive the terminal."""
+    typer.echo(terminal_text(text), err=err)
+
+
 def _usage_error(message: str) -> typer.Exit:
-    typer.echo(f"sgfcheck: {message}", err=True)
+    _say(f"sgfcheck: {message}", err=True)
     return typer.Exit(ExitStatus.USAGE)
+
+
+def _limits(specs: list[str] | None) -> Limits:
+    try:
+        return DEFAULT_LIMITS.with_specs(specs or [])
+    except ValueError as exc:
+        raise _usage_error(str(exc)) from None
 
 
 def _validate(rules: list[str], encoding: str | None) -> None:
@@ -141,6 +166,7 @@ def check(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also show info findings in tables.")
     ] = False,
+    limit: LimitOption = None,
 ) -> None:
     """Replay each game and report every illegal move.
 
@@ -148,14 +174,15 @@ def check(
     """
     _validate([rules], encoding)
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
-                           variations=variations, all_rules=all_rules, encoding=encoding)
+                           variations=variations, all_rules=all_rules, encoding=encoding,
+                           limits=_limits(limit))
     status = ExitStatus.OK
     for path in files:
         report = check_file(path, options)
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
-            typer.echo(render_text(report, verbose))
+            _say(render_text(report, verbose))
         status = max(status, check_status(report))
     raise typer.Exit(status)
 
@@ -197,6 +224,7 @@ def score(
     encoding: Annotated[
         str | None, typer.Option(help="Read every file in this encoding.")
     ] = None,
+    limit: LimitOption = None,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
@@ -219,7 +247,7 @@ def score(
             raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
                            move=move, komi=komi, game_rules=game_rules, encoding=encoding,
-                           dead_stones=dead_stones, seed=seed)
+                           dead_stones=dead_stones, seed=seed, limits=_limits(limit))
     status = ExitStatus.OK
     reports = []
     for path in files:
@@ -228,7 +256,7 @@ def score(
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
         elif output_format is not ScoreFormat.csv:
-            typer.echo(render_score_text(report, markdown=output_format is ScoreFormat.markdown))
+            _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown))
         status = max(status, score_status(report))
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
@@ -245,6 +273,7 @@ def life(
                            ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(help=SEED_HELP)] = 0,
     output_format: Annotated[Format, typer.Option("--format")] = Format.text,
+    limit: LimitOption = None,
 ) -> None:
     """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
 
@@ -253,14 +282,14 @@ def life(
     """
     if move is not None and move < 0:
         raise _usage_error("--move takes a move number from 0")
-    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed)
+    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=_limits(limit))
     status = ExitStatus.OK
     for path in files:
         report = life_file(path, options)
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
         else:
-            typer.echo(render_life_text(report))
+            _say(render_life_text(report))
         status = max(status, life_status(report))
     raise typer.Exit(status)
 
@@ -299,6 +328,7 @@ def batch(
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
                      "the estimate costs tens of milliseconds per game.")
     ] = DeadStoneChoice.MARKUP,
+    limit: LimitOption = None,
 ) -> None:
     """Check and score every game of an archive; one report row per game, a summary at the end.
 
@@ -310,6 +340,10 @@ def batch(
         raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
     if jobs < 0 or timeout < 0:
         raise _usage_error("--jobs and --timeout take numbers from 0")
+    limits = _limits(limit)
+    for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
+                         ("--summary-json", summary_json)):
+        _check_writable(option, path)
     target = resume or out
     done: set[tuple[str, str | None]] = set()
     if resume is not None:
@@ -320,8 +354,8 @@ def batch(
             raise _usage_error(f"cannot read {resume}: {exc}") from None
     kind = ReportKind.for_path(target)
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
-                           report_kind=kind, dead_stones=dead_stones)
-    items = iter_inputs(inputs, sys.stdin if "-" in inputs else None)
+                           report_kind=kind, dead_stones=dead_stones, limits=limits)
+    items = iter_inputs(inputs, sys.stdin if "-" in inputs else None, limits)
     stream = None
     writer = None
     if target is not None:
@@ -340,12 +374,25 @@ def batch(
         if stream is not None:
             stream.close()
     finish()
-    typer.echo(render_summary_text(summary))
+    _say(render_summary_text(summary))
     if duplicates is not None:
         duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
     if summary_json is not None:
         summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
     raise typer.Exit(batch_status(summary, fail_on))
+
+
+def _check_writable(option: str, path: Path | None) -> None:
+    """A usage error, before any work, for an output file that cannot be written."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise _usage_error(f"{option} {path}: is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise _usage_error(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise _usage_error(f"{option} {path}: not writable")
 
 
 def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:

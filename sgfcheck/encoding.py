@@ -97,11 +97,18 @@ def codec_for(name: str) -> str | None:
     return info.name
 
 
-def _looks_utf16(raw: bytes) -> str | None:
-    """UTF-16 without a BOM: ASCII text then has a NUL in every other byte."""
+def _looks_wide(raw: bytes) -> str | None:
+    """UTF-32 or UTF-16 without a BOM: ASCII text then has three NULs in every four bytes, or
+    one in every two."""
     head = raw[:400]
     if len(head) < 8:
         return None
+    quarter = len(head) // 4
+    lanes = [head[i::4].count(0) for i in range(4)]
+    if lanes[1] + lanes[2] + lanes[3] > 2.7 * quarter and lanes[0] < 0.05 * quarter:
+        return "utf-32-le"
+    if lanes[0] + lanes[1] + lanes[2] > 2.7 * quarter and lanes[3] < 0.05 * quarter:
+        return "utf-32-be"
     even_nuls = head[0::2].count(0)
     odd_nuls = head[1::2].count(0)
     half = len(head) // 2
@@ -145,9 +152,9 @@ def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
     for bom, codec in _BOMS:
         if raw.startswith(bom):
             return _finish(raw, codec, declared, False, found, "byte-order mark")
-    utf16 = _looks_utf16(raw)
-    if utf16:
-        return _finish(raw, utf16, declared, True, found, "NUL-byte pattern")
+    wide = _looks_wide(raw)
+    if wide:
+        return _finish(raw, wide, declared, True, found, "NUL-byte pattern")
 
     if declared is not None:
         codec = codec_for(declared)

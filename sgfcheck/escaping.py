@@ -8,7 +8,7 @@ that begins with ``=`` is a formula to a spreadsheet (OWASP's "CSV injection"). 
 - :func:`visible`: one value (a name, a property value) with every control, format and line
   separator character shown as an escape (``\\x1b``, ``\\u202e``, ``\\n``);
 - :func:`terminal_text`: whole rendered output, the same but keeping its own line ends;
-- :data:`JSON_ESCAPES` / :func:`json_safe`: JSON text with the same characters as ``\\uXXXX``
+- :func:`json_safe`: JSON text with the same characters as ``\\uXXXX``
   escapes (still the same JSON value);
 - :func:`csv_cell`: a cell that a spreadsheet cannot take for a formula; numbers stay numbers.
 """
@@ -27,6 +27,9 @@ _FORMAT = (
 )
 _UNSAFE_RE = re.compile(f"[\x00-\x1f{_FORMAT}]")
 _UNSAFE_KEEP_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_FORMAT}]")
+_JSON_RAW_RE = re.compile(f"[{_FORMAT}]")
+"""What ``json.dumps`` leaves raw: it escapes C0 controls in strings itself, and a raw one outside
+a string is the document's own layout."""
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -51,7 +54,7 @@ def json_safe(text: str) -> str:
     """JSON text (from ``json.dumps``) with the characters of :func:`visible` that JSON leaves
     raw (DEL, C1, format characters, separators) written as ``\\uXXXX``: the same JSON value,
     safe to print, one line per object."""
-    return _UNSAFE_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return _JSON_RAW_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
 
 TIMEOUT = 60.0
@@ -63,7 +64,8 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
         commands = (f"loadsgf {sgf}\nfinal_status_list dead\nfinal_status_list seki\nquit\n")
         try:
             done = subprocess.run([program, "--mode", "gtp"], input=commands,
-                                  capture_output=True, text=True, timeout=timeout, check=False)
+                                  capture_output=True, text=True, timeout=timeout, check=False,
+                                  preexec_fn=engine_preexec())
         except FileNotFoundError:
             raise GnuGoError(f"GNU Go not found at {program}") from None
         except subprocess.TimeoutExpired:

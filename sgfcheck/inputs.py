@@ -2,23 +2,33 @@
 
 Everything is streamed in a deterministic order (directories walked with sorted entries, archive
 members in archive order), so that a million-file archive is never listed in memory. Archives
-are read in place, never extracted. Problems (symlink loops, unsafe member names, unreadable
-archives) come out as :class:`InputProblem` items, in order, instead of exceptions.
+are read in place, never extracted, within :class:`sgfcheck.limits.Limits`: a member is read to
+at most ``member-size`` bytes whatever its header says, an archive to at most ``archive-size``
+decompressed bytes, and a member (or a tar stream) that expands more than ``ratio`` times is not
+decompressed at all (zip and tar bombs). Problems (symlink loops, unsafe member names, FIFOs and
+devices, links and devices inside archives, bombs, unreadable archives) come out as
+:class:`InputProblem` items, in order, instead of exceptions.
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import IO
+
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
 
 SGF_SUFFIXES = (".sgf",)
-MAX_MEMBER_BYTES = 64 * 1024 * 1024
-"""Archive members larger than this are reported, not read."""
+BOMB_FLOOR = 1024 * 1024
+"""The expansion ratio is judged only past this many bytes: small members of repeated text may
+well compress 200 times, and cost nothing."""
 
 
 @dataclass(frozen=True)
@@ -57,40 +67,59 @@ def is_archive_name(name: str) -> bool:
     return low.endswith((".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz"))
 
 
-def iter_inputs(args: Iterable[str], stdin_lines: Iterable[str] | None = None) -> Iterator[Item]:
+def iter_inputs(args: Iterable[str], stdin_lines: Iterable[str] | None = None,
+                limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
     """Expand command-line inputs into work items, in order."""
     for arg in args:
         if arg == "-":
             for line in stdin_lines or ():
                 line = line.strip()
                 if line:
-                    yield from _expand(line, explicit=True)
+                    yield from _expand(line, True, limits)
             continue
-        yield from _expand(arg, explicit=True)
+        yield from _expand(arg, True, limits)
 
 
-def _expand(arg: str, explicit: bool) -> Iterator[Item]:
+def _expand(arg: str, explicit: bool, limits: Limits) -> Iterator[Item]:
     if any(ch in arg for ch in "*?[") and not os.path.exists(arg):
         matches = sorted(glob.glob(arg, recursive=True))
         if not matches:
             yield InputProblem(arg, None, "no file matches this pattern")
         for match in matches:
-            yield from _expand(match, explicit=False)
+            yield from _expand(match, False, limits)
         return
     if os.path.isdir(arg):
-        yield from _walk(arg)
-    elif is_archive_name(arg):
-        yield from _archive(arg)
-    elif os.path.isfile(arg):
+        yield from _walk(arg, limits)
+    elif is_archive_name(arg) and os.path.isfile(arg):
+        yield from _archive(arg, limits)
+    elif os.path.isfile(arg) or (explicit and os.path.exists(arg)):
+        # Named on the command line: a FIFO is read (with a bounded wait), a device refused,
+        # when the file is read (sgfcheck.reading).
         if explicit or is_sgf_name(arg):
             yield WorkItem(arg)
+    elif os.path.exists(arg):
+        if is_sgf_name(arg):
+            yield InputProblem(arg, None, f"{_kind(arg)}, not a record file; not read")
     elif os.path.islink(arg):
         yield InputProblem(arg, None, "broken symbolic link")
     else:
         yield InputProblem(arg, None, "no such file or directory")
 
 
-def _walk(top: str) -> Iterator[Item]:
+def _kind(path: str) -> str:
+    """What a path that is not a regular file or a folder is."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "unreadable"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def _walk(top: str, limits: Limits) -> Iterator[Item]:
     """Depth-first, entries sorted, following symbolic links but never around a loop."""
     seen: set[tuple[int, int]] = set()
     stack = [top]
@@ -123,12 +152,23 @@ def _walk(top: str) -> Iterator[Item]:
             elif entry.is_symlink() and not os.path.exists(entry.path):
                 if is_sgf_name(entry.name):
                     yield InputProblem(entry.path, None, "broken symbolic link")
+            elif not _is_file(entry):
+                if is_sgf_name(entry.name) or is_archive_name(entry.name):
+                    yield InputProblem(entry.path, None,
+                                       f"{_kind(entry.path)}, not a record file; not read")
             elif is_archive_name(entry.name):
-                yield from _archive(entry.path)
+                yield from _archive(entry.path, limits)
             elif is_sgf_name(entry.name):
                 yield WorkItem(entry.path)
         # Files of a folder first, then its subfolders in name order.
         stack.extend(reversed(subfolders))
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _unsafe(name: str) -> str | None:
@@ -140,48 +180,110 @@ def _unsafe(name: str) -> str | None:
     return None
 
 
-def _member_problem(name: str, size: int) -> str | None:
-    unsafe = _unsafe(name)
-    if unsafe:
-        return unsafe + "; not read"
-    if size > MAX_MEMBER_BYTES:
-        return f"{size} bytes: too large; not read"
-    return None
+class _Budget:
+    """What one archive may still expand to (``archive-size``), and the ratio it may reach."""
+
+    def __init__(self, path: str, limits: Limits) -> None:
+        self.limits = limits
+        self.left = limits.archive_size
+        try:
+            self.packed = max(1, os.path.getsize(path))
+        except OSError:
+            self.packed = 1
+
+    def member_problem(self, name: str, size: int, packed: int | None) -> str | None:
+        """Why a member is not read, from its name and declared sizes, or None."""
+        unsafe = _unsafe(name)
+        if unsafe:
+            return unsafe + "; not read"
+        limits = self.limits
+        if size > limits.member_size:
+            return (f"{size} bytes: larger than the limit "
+                    f"({limits.describe('member_size')}); not read")
+        if packed is not None and size > BOMB_FLOOR and size > limits.ratio * max(1, packed):
+            return (f"expands {size // max(1, packed)} times ({packed} -> {size} bytes), more "
+                    f"than the limit ({limits.describe('ratio')}): a decompression bomb?; "
+                    "not read")
+        return None
+
+    def spend(self, size: int) -> bool:
+        """Count ``size`` decompressed bytes; False once the archive is past its limit."""
+        self.left -= size
+        return self.left >= 0
+
+    def exhausted(self, path: str) -> InputProblem:
+        return InputProblem(path, None, "the archive expands past the limit "
+                            f"({self.limits.describe('archive_size')}); the members after this "
+                            "point were not read")
 
 
-def _archive(path: str) -> Iterator[Item]:
+def _archive(path: str, limits: Limits) -> Iterator[Item]:
     try:
         if path.lower().endswith(".zip"):
-            yield from _zip(path)
+            yield from _zip(path, limits)
         else:
-            yield from _tar(path)
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
+            yield from _tar(path, limits)
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, ValueError,
+            NotImplementedError) as exc:
         yield InputProblem(path, None, f"cannot read the archive: {exc}")
 
 
-def _zip(path: str) -> Iterator[Item]:
+def _read_member(handle: IO[bytes], limit: int) -> bytes | None:
+    """At most ``limit`` bytes; None when there is more (the header understated the size)."""
+    data = handle.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+def _zip(path: str, limits: Limits) -> Iterator[Item]:
+    budget = _Budget(path, limits)
     with zipfile.ZipFile(path) as archive:
         for info in sorted(archive.infolist(), key=lambda i: i.filename):
             if info.is_dir() or not is_sgf_name(info.filename):
                 continue
-            problem = _member_problem(info.filename, info.file_size)
+            problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
             if problem:
                 yield InputProblem(path, info.filename, problem)
                 continue
             try:
-                yield WorkItem(path, info.filename, archive.read(info))
-            except (OSError, zipfile.BadZipFile, RuntimeError) as exc:
+                with archive.open(info) as handle:
+                    data = _read_member(handle, limits.member_size)
+            except (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError,
+                    NotImplementedError, ValueError) as exc:
                 yield InputProblem(path, info.filename, f"cannot read the member: {exc}")
+                continue
+            if data is None:
+                yield InputProblem(path, info.filename, "larger than its header says and than "
+                                   f"the limit ({limits.describe('member_size')}); not read")
+                continue
+            if not budget.spend(len(data)):
+                yield budget.exhausted(path)
+                return
+            yield WorkItem(path, info.filename, data)
 
 
-def _tar(path: str) -> Iterator[Item]:
+def _tar(path: str, limits: Limits) -> Iterator[Item]:
+    budget = _Budget(path, limits)
     with tarfile.open(path, "r:*") as archive:
         for info in archive:
-            if not info.isfile() or not is_sgf_name(info.name):
-                if (info.issym() or info.islnk()) and is_sgf_name(info.name):
-                    yield InputProblem(path, info.name, "link inside the archive; not followed")
+            # Where the stream is, decompressed, once this member is passed: a compressed tar is
+            # decompressed to reach the next header, so a bomb is stopped before it, not after.
+            reach = info.offset_data + info.size
+            if reach > limits.archive_size or (
+                    reach > BOMB_FLOOR and reach > limits.ratio * budget.packed):
+                yield InputProblem(path, info.name, "the archive expands past its limits "
+                                   f"({limits.describe('archive_size')}, "
+                                   f"{limits.describe('ratio')}: a decompression bomb?); this "
+                                   "member and the rest were not read")
+                return
+            if not info.isfile():
+                if is_sgf_name(info.name) and not info.isdir():
+                    what = ("a link" if info.issym() or info.islnk() else "a FIFO"
+                            if info.isfifo() else "a device" if info.isdev() else "not a file")
+                    yield InputProblem(path, info.name, f"{what} inside the archive; not read")
                 continue
-            problem = _member_problem(info.name, info.size)
+            if not is_sgf_name(info.name):
+                continue
+            problem = budget.member_problem(info.name, info.size, None)
             if problem:
                 yield InputProblem(path, info.name, problem)
                 continue
@@ -189,4 +291,10 @@ def _tar(path: str) -> Iterator[Item]:
             if handle is None:
                 yield InputProblem(path, info.name, "cannot read the member")
                 continue
-            yield WorkItem(path, info.name, handle.read())
+            data = _read_member(handle, limits.member_size)
+            if data is None:
+                yield InputProblem(path, info.name, "larger than the limit "
+                                   f"({limits.describe('member_size')}); not read")
+                continue
+            budget.spend(len(data))
+            yield WorkItem(path, info.name, data)

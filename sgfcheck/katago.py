@@ -25,6 +25,7 @@ from pathlib import Path
 
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, Colour
+from sgfcheck.limits import engine_preexec
 
 START_TIMEOUT = 60.0
 """Seconds allowed for the engine to load its network (4.4 s measured the first time on 2 CPU
@@ -81,7 +82,7 @@ class KataGo:
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                            text=True, bufsize=1)
+                                            text=True, bufsize=1, preexec_fn=engine_preexec())
         except OSError as exc:
             raise KataGoError(f"KataGo could not be started ({setup.binary}): {exc}") from None
         self.answers: queue.Queue[str | None] = queue.Queue()

@@ -11,7 +11,9 @@ with ``--limit NAME=VALUE`` (repeatable), e.g.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -112,3 +114,35 @@ def parse_spec(spec: str) -> tuple[str, int | float]:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def cap_memory(megabytes: int) -> bool:
+    """Limit this process's address space (the soft limit only, so that a child may lift it
+    again: :func:`lift_memory_cap`). False where the platform cannot (no ``resource``)."""
+    try:
+        import resource  # not on Windows
+    except ImportError:
+        return False
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = megabytes * 1024 * 1024
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    return True
+
+
+def engine_preexec() -> Callable[[], None] | None:
+    """``preexec_fn`` for an engine's process (GNU Go, KataGo): :func:`lift_memory_cap` on POSIX,
+    nothing elsewhere."""
+    return lift_memory_cap if os.name == "posix" else None
+
+
+def lift_memory_cap() -> None:
+    """In an engine started by a capped batch worker: its own memory is its own to manage
+    (KataGo's OpenCL driver maps gigabytes of address space it never touches)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))

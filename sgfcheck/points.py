@@ -124,3 +124,11 @@ def expand_point_list(values: list[bytes], width: int, height: int) -> PointList
                 seen.add(p)
                 points.append(p)
     return PointList(points, bad, 0)
+
+
+def name_list(names: list[str], most: int = 12) -> str:
+    """``A1, B2, C3`` for a message; past ``most`` names, ``... and N more`` (a setup of the
+    whole board would otherwise be a message of thousands of names)."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most])} and {len(names) - most} more"

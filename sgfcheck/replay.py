@@ -13,7 +13,7 @@ from sgfcheck import findings as F
 from sgfcheck.board import TO_MOVE_KEY, Board
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
-from sgfcheck.points import Point, point_name, point_to_sgf
+from sgfcheck.points import Point, name_list, point_name, point_to_sgf
 from sgfcheck.records import GameRecord, Line, Move, Setup
 from sgfcheck.rules import KoRule, LongCycle, Ruleset, SuicideRule
 
@@ -85,6 +85,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     ko_point = -1
     ko_colour = 0
     consecutive_passes = 0
+    extra_passes: list[int] = []  # move numbers of passes after two in a row
     resumed_reported = False
     move_no = 0
     started = False
@@ -113,7 +114,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                 colour = Colour(chain.colour)
                 found.append(Finding(
                     F.RUL_SETUP_DEAD,
-                    f"setup leaves {colour.word.lower()} stones at {', '.join(pts)} "
+                    f"setup leaves {colour.word.lower()} stones at {name_list(pts)} "
                     "without liberties; they stay on the board as set up",
                     move=move_no or None, colour=colour, point=pts[0]))
             if ev.player is not None:
@@ -158,6 +159,9 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             consecutive_passes += 1
             if consecutive_passes >= 2 and out.ended_by_passes is None:
                 out.ended_by_passes = move_no
+            elif consecutive_passes > 2 and not (
+                    consecutive_passes == 3 and ruleset.white_passes_last and c is WHITE):
+                extra_passes.append(move_no)
             ko_point = -1
             if simple:
                 history.clear()
@@ -237,8 +241,20 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
         ko_colour = opp
         if ev.forced:
             _force(found, before)
+    if extra_passes:
+        found.append(_passes_after_end(extra_passes, ruleset))
     out.moves = move_no
     return out
+
+
+def _passes_after_end(moves: list[int], ruleset: Ruleset) -> Finding:
+    """Passes after two in a row (AGA's required last pass by White aside): the game had ended;
+    they change nothing, and a record with thousands of them is not a game record."""
+    return Finding(
+        F.RUL_AFTER_END,
+        f"{len(moves)} pass(es) after two passes in a row, from move {moves[0]} on: the game had "
+        "ended; they change nothing",
+        move=moves[0], severity=Severity.INFO if ruleset.play_may_resume else Severity.WARNING)
 
 
 def _when(move: int) -> str:

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import IO
 
+from sgfcheck.escaping import csv_cell
 from sgfcheck.schema import BATCH_CSV_COLUMNS, jsonl_line
 from sgfcheck.strenum import StrEnum
 
@@ -69,9 +70,19 @@ def _complete(raw: bytes) -> bytes:
     return raw if not raw or raw.endswith(b"\n") else raw[: raw.rfind(b"\n") + 1]
 
 
+def written_key(kind: ReportKind, key: tuple[str, str | None]) -> tuple[str, str | None]:
+    """A file's key (path, member) as the report holds it: a CSV report neutralises and escapes
+    its cells (:func:`sgfcheck.schema.csv_row`), JSON Lines give the key back as it was."""
+    if kind != ReportKind.CSV:
+        return key
+    path, member = key
+    return str(csv_cell(path)), (str(csv_cell(member)) if member else None)
+
+
 def read_done(path: Path) -> set[tuple[str, str | None]]:
-    """Keys (path, member) of the files an earlier report holds; a cut last line is left out.
-    Reads only; raises OSError or ValueError for a file that is not such a report."""
+    """Keys (path, member) of the files an earlier report holds, as written there (see
+    :func:`written_key`); a cut last line is left out. Reads only; raises OSError or ValueError
+    for a file that is not such a report."""
     done: set[tuple[str, str | None]] = set()
     if not path.exists():
         return done

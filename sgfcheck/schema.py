@@ -19,6 +19,7 @@ from sgfcheck.check import FileReport, GameReport, RulesChoice, RulesetVerdicts,
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.count import Score, Side
 from sgfcheck.deadstones import DeadStones
+from sgfcheck.escaping import csv_cell, json_safe
 from sgfcheck.findings import Finding
 from sgfcheck.life import ChainStatus
 from sgfcheck.position import Position
@@ -32,12 +33,11 @@ JSON = dict[str, Any]
 
 
 def json_text(obj: object) -> str:
-    """JSON on one line. Characters that some readers take for line ends (U+0085, U+2028,
-    U+2029) are escaped, so that one object is exactly one line for every reader."""
-    text = json.dumps(obj, ensure_ascii=False)
-    for ch in ("\u0085", "\u2028", "\u2029"):
-        text = text.replace(ch, f"\\u{ord(ch):04x}")
-    return text
+    """Strict JSON (no NaN or Infinity: a bug, raised, rather than JSON other readers refuse) on
+    one line. Characters that some readers take for line ends (U+0085, U+2028, U+2029) and the
+    other control and format characters JSON leaves raw are escaped (:func:`json_safe`), so that
+    one object is exactly one line for every reader and safe to print."""
+    return json_safe(json.dumps(obj, ensure_ascii=False, allow_nan=False))
 
 
 def jsonl_line(obj: object) -> str:
@@ -46,7 +46,7 @@ def jsonl_line(obj: object) -> str:
 
 def json_document(obj: object) -> str:
     """JSON for a file of its own (``--summary-json``, ``--duplicates``): indented."""
-    return json.dumps(obj, ensure_ascii=False, indent=1)
+    return json_safe(json.dumps(obj, ensure_ascii=False, indent=1, allow_nan=False))
 
 
 def _letter(colour: Colour | None) -> str | None:
@@ -221,6 +221,12 @@ SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "to
 """``score --format csv``: one row per ruleset and colour."""
 
 
+def csv_row(cells: list[object]) -> list[object]:
+    """Cells as written to a CSV file: text that a spreadsheet would take for a formula is
+    neutralised, control characters escaped (:func:`sgfcheck.escaping.csv_cell`)."""
+    return [csv_cell(c) for c in cells]
+
+
 def score_csv_rows(report: FileScore) -> list[list[object]]:
     rows: list[list[object]] = []
     for game in report.games:
@@ -228,14 +234,14 @@ def score_csv_rows(report: FileScore) -> list[list[object]]:
         basis = game.result_check.basis if game.result_check and game.result_check.basis else ""
         for score in game.scores:
             for colour, side in score.sides():
-                rows.append([
+                rows.append(csv_row([
                     report.path, game.check.game.index + 1, score.ruleset.name,
                     score.method.value, colour.letter, side.empty, side.must_fill,
                     side.seki_excluded, side.stones, side.prisoners, side.dead,
                     side.pass_stones, side.tax, side.komi, side.handicap_bonus,
                     side.pass_bonus, side.total, score.margin,
                     score.winner.letter if score.winner else "draw", rc, basis,
-                ])
+                ]))
     return rows
 
 
@@ -310,7 +316,7 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
     findings = game.findings
     errors = sorted({f.code.code for f in findings + report.findings if f.is_error})
     rules = check.rules
-    return [
+    return csv_row([
         path, member or "", g.index + 1, f"{g.width}x{g.height}",
         check.replay.moves if check.replay else 0, rules.ruleset.name if rules else "",
         rules.ruleset.komi if rules else g.komi, g.handicap, game.verdict.value,
@@ -319,14 +325,14 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
         check.result.kind.value, game.scores[0].result_text if game.scores else "",
         rc.status.value if rc else "", rc.basis.value if rc and rc.basis else "",
         " ".join(a.code.code for a in rc.assumptions) if rc else "",
-    ]
+    ])
 
 
 def batch_file_csv(path: str, member: str | None, findings: list[Finding]) -> list[object]:
     """The CSV cells of a file with no game (:func:`batch_file_row`)."""
     errors = sorted({f.code.code for f in findings if f.is_error})
-    return [path, member or "", "", "", "", "", "", "", Verdict.UNREADABLE.value, 0,
-            " ".join(errors), "", "", "", "", "", "", "", ""]
+    return csv_row([path, member or "", "", "", "", "", "", "", Verdict.UNREADABLE.value, 0,
+                    " ".join(errors), "", "", "", "", "", "", "", ""])
 
 
 def summary_dict(s: Summary) -> JSON:

@@ -108,7 +108,7 @@ def _check_between(data: bytes, start: int, stop: int, game_no: int,
     moves = len(_STRAY_MOVE_RE.findall(segment))
     found.append(Finding(
         F.SGF_AFTER_GAME,
-        f"game {game_no} is closed by the ')' before {_line_col(data, start)}, but {nodes} "
+        f"game {game_no} is closed by the ')' at {_line_col(data, start - 1)}, but {nodes} "
         f"more node(s) ({moves} move(s)) follow outside any game; they were not read (a stray "
         "')' may have cut the game short)",
         extra={"nodes": nodes, "moves": moves}))

@@ -143,15 +143,21 @@ def test_interrupted_run_resumes_to_the_same_report(archive: Path, tmp_path: Pat
     runner.invoke(app, ["batch", str(archive), "--out", str(full), "--jobs", "1",
                         "--fail-on", "never"])
 
-    def interrupted():  # type: ignore[no-untyped-def]
-        for i, item in enumerate(iter_inputs([str(archive)])):
-            if i == 7:
+    class Interrupted(ReportWriter):
+        """Ctrl-C arrives while the seventh file's rows are being written."""
+
+        files = 0
+
+        def write(self, rows):  # type: ignore[no-untyped-def]
+            self.files += 1
+            if self.files == 7:
                 raise KeyboardInterrupt
-            yield item
+            super().write(rows)
 
     part = tmp_path / "part.jsonl"
     with open(part, "w") as fh, pytest.raises(KeyboardInterrupt):
-        run_batch(interrupted(), BatchOptions(jobs=1), ReportWriter(fh, "jsonl", True))
+        run_batch(iter_inputs([str(archive)]), BatchOptions(jobs=1), Interrupted(fh, "jsonl",
+                                                                                  True))
     with open(part, "a") as fh:
         fh.write('{"path": "cut in the mid')  # a kill in the middle of a line
     before = part.read_bytes()
