@@ -10,10 +10,10 @@ Each input goes through what the commands run, renderers included: ``check`` (te
 playout estimate, the others with ``--dead-stones benson``: the same count and result check
 without the playouts that cost most of the time), and ``batch``'s worker (a JSON Lines
 row). Every ``--batch-every`` inputs, the last 100 also go through a real ``batch`` run (a
-worker pool, every file a row); every ``--cli-every`` inputs, one input goes through the real command line in a
-subprocess. Runners are separate processes capped at 2 GiB of address space, with a time limit
-per input; the parent records which input each runner is on, so a runner that dies or hangs is
-charged to that input and replaced.
+worker pool, every file a row); every ``--cli-every`` inputs, one input goes through the real
+command line in a subprocess. Runners are separate processes capped at 2 GiB of address space,
+with a time limit per input; the parent records which input each runner is on, so a runner that
+dies or hangs is charged to that input and replaced.
 
 Counts: inputs tried, tracebacks (an exception out of the library: each input saved under
 ``--save``), hangs (past the time limit), memory deaths (MemoryError, or a runner killed), peak
