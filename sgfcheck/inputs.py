@@ -12,6 +12,7 @@ devices, links and devices inside archives, bombs, unreadable archives) come out
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import stat
@@ -101,9 +102,19 @@ def _expand(arg: str, explicit: bool, limits: Limits) -> Iterator[Item]:
         if is_sgf_name(arg):
             yield InputProblem(arg, None, f"{_kind(arg)}, not a record file; not read")
     elif os.path.islink(arg):
-        yield InputProblem(arg, None, "broken symbolic link")
+        yield InputProblem(arg, None, _dangling(arg))
     else:
         yield InputProblem(arg, None, "no such file or directory")
+
+
+def _dangling(path: str) -> str:
+    """Why a symbolic link leads to no file: a loop of links, or nothing at its end."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+    return "broken symbolic link"
 
 
 def _kind(path: str) -> str:
@@ -151,7 +162,7 @@ def _walk(top: str, limits: Limits) -> Iterator[Item]:
                 subfolders.append(entry.path)
             elif entry.is_symlink() and not os.path.exists(entry.path):
                 if is_sgf_name(entry.name):
-                    yield InputProblem(entry.path, None, "broken symbolic link")
+                    yield InputProblem(entry.path, None, _dangling(entry.path))
             elif not _is_file(entry):
                 if is_sgf_name(entry.name) or is_archive_name(entry.name):
                     yield InputProblem(entry.path, None,

@@ -603,6 +603,16 @@ def test_batch_output_paths_are_checked_before_any_work(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
 
 
+def test_link_loops_and_broken_links_in_a_batch(tmp_path: Path) -> None:
+    (tmp_path / "broken.sgf").symlink_to(tmp_path / "missing.sgf")
+    (tmp_path / "a.sgf").symlink_to(tmp_path / "b.sgf")
+    (tmp_path / "b.sgf").symlink_to(tmp_path / "a.sgf")
+    items = list(iter_inputs([str(tmp_path)]))
+    assert [(Path(i.path).name, getattr(i, "message", None)) for i in items] == [
+        ("a.sgf", "symbolic link loop"), ("b.sgf", "symbolic link loop"),
+        ("broken.sgf", "broken symbolic link")]
+
+
 def test_input_problems_are_values_not_exceptions(tmp_path: Path) -> None:
     items = list(iter_inputs([str(tmp_path / "nothing-*.sgf"), str(tmp_path / "missing.sgf")]))
     assert [type(i) for i in items] == [InputProblem, InputProblem]
