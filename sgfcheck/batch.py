@@ -293,7 +293,7 @@ def _settle(pending: deque[_Slot], submit: Callable[[list[Item]], _Slot],
     slot = pending[0]
     try:
         outcomes = slot.future.result()
-    except (ProcessExpired, FutureTimeout, Exception) as exc:  # noqa: BLE001 - isolation
+    except Exception as exc:  # noqa: BLE001 - died (ProcessExpired), hung (TimeoutError), failed
         pending.popleft()
         if len(slot.items) > 1:
             pending.extendleft(submit([item]) for item in reversed(slot.items))
@@ -381,16 +381,14 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
     summary.same_games = [v for v in by_sequence.values()
                           if len(v) > 1 and not all(g.rsplit("#", 1)[0] in identical for g in v)]
     summary.elapsed = time.perf_counter() - start
-    summary.peak_rss_mb = _peak_rss_mb(options)
+    summary.peak_rss_mb = _peak_rss_mb()
     return summary
 
 
-def _peak_rss_mb(options: BatchOptions) -> float:
+def _peak_rss_mb() -> float:
     try:
         import resource
     except ImportError:  # not on Windows
         return 0.0
-    jobs = options.jobs or os.cpu_count() or 1
-    who = resource.RUSAGE_SELF if jobs == 1 else resource.RUSAGE_CHILDREN
-    kb = resource.getrusage(who).ru_maxrss
+    kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # every file ran in a worker
     return kb / 1024 if sys.platform != "darwin" else kb / (1024 * 1024)

@@ -77,10 +77,10 @@ DEAD_STONES_HELP = (
     "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
 LIMIT_HELP_TEXT = (
-    "A limit on the work one file may cause, NAME=VALUE, repeatable: "
-    + "; ".join(f"{name} ({what}, default {DEFAULT_LIMITS.describe(name.replace('-', '_'))})"
-                for name, what in LIMIT_HELP.items())
-    + ". A limit reached is finding SGF035 on that file.")
+    "A limit on the work one file may cause, NAME=VALUE, repeatable; a limit reached is finding "
+    "SGF035 on that file. Names and defaults: "
+    + ", ".join(DEFAULT_LIMITS.describe(name.replace("-", "_")) for name in LIMIT_HELP)
+    + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
 LimitOption = Annotated[
     list[str] | None,
     typer.Option("--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False),
