@@ -72,12 +72,15 @@ def parse_trees(data: bytes, found: list[Finding],
 def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
     """sgfmill's collection parse, game by game, so that what lies between and after the games
     is seen (sgfmill skips it). Raises ValueError where sgfmill does."""
+    parse_game = getattr(sgf_grammar, "_parse_sgf_game", None)
+    if parse_game is None:  # not in this sgfmill: its public reader, without the check between
+        return list(sgf_grammar.parse_sgf_collection(data))
     trees: list[sgf_grammar.Coarse_game_tree] = []
     position = 0
     notes: list[Finding] = []
     while True:
-        # sgfmill's own collection reader is this loop without the positions.
-        tree, end = sgf_grammar._parse_sgf_game(data, position)
+        # sgfmill's own collection reader is this loop without the positions (sgfmill 1.1).
+        tree, end = parse_game(data, position)
         if tree is None:
             break
         trees.append(tree)
