@@ -46,7 +46,7 @@ from sgfcheck.report import (
     render_text,
 )
 from sgfcheck.reportfile import ReportKind, ReportWriter, drop_partial_line, read_done
-from sgfcheck.rules import PRESETS, KoRule, SuicideRule, parse_rules_string
+from sgfcheck.rules import PRESETS, KoRule, SuicideRule, komi_value, parse_rules_string
 from sgfcheck.schema import (
     duplicates_dict,
     file_life_dict,
@@ -127,8 +127,13 @@ def _limits(specs: list[str] | None) -> Limits:
         raise _usage_error(str(exc)) from None
 
 
-def _validate(rules: list[str], encoding: str | None) -> None:
-    """Usage errors (exit 2) for unknown rulesets or encodings, before any file is read."""
+def _validate(rules: list[str], encoding: str | None, komi: float | None = None) -> None:
+    """Usage errors (exit 2) for unknown rulesets, encodings or komi, before any file is read."""
+    if komi is not None:
+        try:
+            komi_value(komi)
+        except ValueError as exc:
+            raise _usage_error(f"--komi: {exc}") from None
     for name in rules:
         if name != "auto":
             try:
@@ -172,7 +177,7 @@ def check(
 
     Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
     """
-    _validate([rules], encoding)
+    _validate([rules], encoding, komi)
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
                            variations=variations, all_rules=all_rules, encoding=encoding,
                            limits=_limits(limit))
@@ -234,7 +239,7 @@ def score(
     row_names: tuple[str, ...] = ()
     if rules:
         row_names = tuple(r.strip() for r in rules.split(",") if r.strip())
-    _validate([*row_names, game_rules], encoding)
+    _validate([*row_names, game_rules], encoding, komi)
     if dead and alive:
         raise _usage_error("--dead and --alive exclude each other")
     if move is not None and move < 0:
@@ -338,8 +343,10 @@ def batch(
     _validate([rules], encoding)
     if resume is not None and out is not None and resume != out:
         raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
-    if jobs < 0 or timeout < 0:
-        raise _usage_error("--jobs and --timeout take numbers from 0")
+    if jobs < 0:
+        raise _usage_error("--jobs takes a number from 0 (0: one per core)")
+    if not 0 <= timeout <= 86400:  # also false for nan
+        raise _usage_error("--timeout takes seconds from 0 (no limit) to 86400")
     limits = _limits(limit)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json)):

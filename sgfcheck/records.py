@@ -10,6 +10,7 @@ finding that shows raw -> interpreted.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,7 +285,10 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
             found.append(Finding(F.SGF_KO_PROPERTY,
                                  f"KO[{value}] in the game information holds text; ignored"))
         else:
-            if game.komi is None:
+            if not math.isfinite(komi) or abs(komi) > game.width * game.height:
+                found.append(Finding(F.SGF_KO_PROPERTY, f"KO[{value}] in the game information "
+                                     "is no komi a game can have; ignored"))
+            elif game.komi is None:
                 game.komi, game.komi_raw = komi, value
                 found.append(Finding(F.SGF_KO_PROPERTY,
                                      f"KO[{value}] -> komi {komi:g}: a number in KO is a "

@@ -8,6 +8,7 @@ Facts and sources: ``shared/docs/rules.md`` sections 1, 2 and 7.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, fields, replace
 from enum import Enum
@@ -278,6 +279,19 @@ def _from_katago(
     )
 
 
+MAX_KOMI = 2704.0
+"""No komi can be larger than the points of the largest board (52x52)."""
+
+
+def komi_value(text: object) -> float:
+    """A komi from text or a number; ValueError unless it is a finite number a game can have
+    (``inf``, ``nan`` and ``1e400`` would make counts no JSON can hold)."""
+    komi = float(text)  # type: ignore[arg-type]
+    if not math.isfinite(komi) or abs(komi) > MAX_KOMI:
+        raise ValueError(f"komi {text!r} is not a number a game can have")
+    return komi
+
+
 def parse_katago(text: str) -> Ruleset | None:
     """KataGo's legacy string (``koPOSITIONALscoreAREAtaxNONEsui1``) or JSON form."""
     text = text.strip()
@@ -286,7 +300,7 @@ def parse_katago(text: str) -> Ruleset | None:
         ko, score, tax, sui, button, whb, _fpok, komi = m.groups()
         return _from_katago(
             ko, score, tax, sui == "1", button == "1", whb or "0",
-            float(komi) if komi else None,
+            komi_value(komi) if komi else None,
         )
     if text.startswith("{"):
         try:
@@ -304,7 +318,7 @@ def parse_katago(text: str) -> Ruleset | None:
                 bool(obj.get("suicide", True)),
                 bool(obj.get("hasButton", False)),
                 str(obj.get("whiteHandicapBonus", "0")),
-                float(komi) if komi is not None else None,
+                komi_value(komi) if komi is not None else None,
             )
         except (KeyError, ValueError, TypeError):
             return None
@@ -369,6 +383,8 @@ def parse_rules_string(text: str) -> Ruleset:
             if value.lower() not in ("yes", "no", "true", "false", "1", "0"):
                 raise ValueError(f"{key} takes yes or no, not {value!r}")
             changes[key] = value.lower() in ("yes", "true", "1")
+        elif key == "komi":
+            changes[key] = komi_value(value)
         elif kind is float:
             changes[key] = float(value)
         else:

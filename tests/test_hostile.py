@@ -19,7 +19,7 @@ from sgfcheck.check import CheckOptions, FileReport, check_bytes, check_file
 from sgfcheck.cli import app
 from sgfcheck.escaping import csv_cell, json_safe, terminal_text, visible
 from sgfcheck.limits import Limits, parse_spec
-from sgfcheck.schema import json_text
+from sgfcheck.schema import file_report_dict, json_text
 
 runner = CliRunner()
 GAME = b"(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[cg])"
@@ -60,6 +60,18 @@ def test_impossible_komi_is_sgf015_and_the_rulesets_komi_is_used(komi: bytes) ->
     assert "SGF015" in codes(report)
     (game,) = report.games
     assert game.rules is not None and game.rules.ruleset.komi == 6.5
+
+
+@pytest.mark.parametrize("value", [b"inf", b"-inf", b"nan", b"1e999", b"400"])
+def test_impossible_komi_in_ko_is_not_taken_for_a_komi(value: bytes) -> None:
+    # Found by bench/fuzz.py: KO[inf] in the root (Sina's misplaced komi) made an infinite komi
+    # that strict JSON then refused.
+    report = check_bytes(b"(;GM[1]SZ[9]RU[Japanese]KO[" + value + b"];B[ee])")
+    assert messages(report, "SGF026") == [
+        f"KO[{value.decode()}] in the game information is no komi a game can have; ignored"]
+    (game,) = report.games
+    assert game.rules is not None and game.rules.ruleset.komi == 6.5
+    json_text(file_report_dict(report))  # strict JSON: no NaN or Infinity
 
 
 @pytest.mark.parametrize(("handicap", "why"), [
@@ -349,6 +361,28 @@ def test_csv_cells_are_not_formulas(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 ])
 def test_limit_specs(spec: str, expected: tuple[str, float]) -> None:
     assert parse_spec(spec) == expected
+
+
+@pytest.mark.parametrize("args", [["--komi", "nan"], ["--komi", "inf"], ["--komi", "-1e400"],
+                                  ["--rules", "japanese:komi=inf"],
+                                  ["--rules", "japanese:komi=nan"]])
+@pytest.mark.parametrize("command", ["check", "score"])
+def test_komi_options_that_are_no_number_are_usage_errors(command: str, args: list[str]) -> None:
+    # Found by the same fuzzing: an infinite komi reached strict JSON as a traceback.
+    result = runner.invoke(app, [command, str(FIXTURES / "ko.sgf"), "--format", "json", *args])
+    assert result.exit_code == 2 and "is not a number a game can have" in result.output
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-1", "1e9"])
+def test_batch_timeouts_that_are_no_number_of_seconds_are_usage_errors(value: str) -> None:
+    result = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--timeout", value])
+    assert result.exit_code == 2 and "--timeout takes seconds" in result.output
+
+
+def test_katago_json_rules_with_an_infinite_komi_are_an_unknown_ru() -> None:
+    report = check_bytes(b'(;GM[1]SZ[9]RU[{"komi": Infinity}];B[ee])')
+    assert "SGF023" in codes(report)
+    json_text(file_report_dict(report))
 
 
 @pytest.mark.parametrize("spec", ["file-size", "colour=3", "nodes=-1", "nodes=1M", "nodes=x",
