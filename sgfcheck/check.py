@@ -198,10 +198,22 @@ def check_game(game: GameRecord, options: CheckOptions) -> GameReport:
     if options.variations:
         seen = {(f.code.code, f.move, f.message) for f in main.findings + rep.findings}
         variations, too_many = game.variations()
+        # Every line is replayed from the root: a deep line ending in thousands of leaves would
+        # cost depth x leaves. All lines together replay at most as many moves as a file may
+        # have nodes.
+        replayed = len(main.events)
+        budget = options.limits.nodes
         for variation in variations:
             if not any(variation):
                 continue  # the main line, already done
             line = game.line(variation)
+            replayed += len(line.events)
+            if replayed > budget:
+                findings.append(Finding(
+                    F.SGF_LIMIT, f"the variations replay more than {budget} moves together; "
+                    f"only the first {lines_checked} lines were checked (raise it with --limit "
+                    "nodes=...)", extra={"limit": options.limits.describe("nodes")}))
+                break
             lines_checked += 1
             other = replay(game, line, choice.ruleset)
             for f in line.findings + other.findings:

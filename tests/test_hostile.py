@@ -38,6 +38,10 @@ def messages(report: FileReport, code: str) -> list[str]:
     return [f.message for f in found if f.code.code == code]
 
 
+def check_file_bytes(data: bytes, options: CheckOptions) -> FileReport:
+    return check_bytes(data, "<bytes>", options)
+
+
 def low(**changes: int | float) -> CheckOptions:
     return CheckOptions(limits=Limits(**changes))  # type: ignore[arg-type]
 
@@ -146,6 +150,20 @@ def test_too_many_nodes_is_a_limit_not_a_parse() -> None:
                                           "1000; not read (raise it with --limit nodes=...)")
     assert report.findings[0].extra == {"limit": "nodes=1000"}
     assert report.games == []
+
+
+def test_variations_replayed_from_the_root_are_bounded_together() -> None:
+    # A 2,000-move line ending in 50 leaves: checking every line replays 100,000 moves.
+    deep = b"".join(b";B[aa];W[bb]" if i % 2 else b";B[bb];W[aa]" for i in range(1000))
+    leaves = b"".join(b"(;B[c" + bytes([97 + i % 19]) + b"])" for i in range(50))
+    data = b"(;GM[1]SZ[9]" + deep + leaves + b")"
+    report = check_file_bytes(data, CheckOptions(variations=True, limits=Limits(nodes=30_000)))
+    (game,) = report.games
+    assert game.lines_checked == 14  # 14 lines of 2,001 moves fit in 30,000
+    assert messages(report, "SGF035") == [
+        "the variations replay more than 30000 moves together; only the first 14 lines were "
+        "checked (raise it with --limit nodes=...)"]
+    assert check_file_bytes(data, CheckOptions(variations=True)).games[0].lines_checked == 50
 
 
 def test_semicolons_inside_values_do_not_count_as_nodes() -> None:
