@@ -20,6 +20,7 @@ Counts: inputs tried, tracebacks (an exception out of the library: each input sa
 memory of a runner, inputs per second.
 
     .venv/bin/python bench/fuzz.py [--inputs 100000] [--runners 2] [--seed 1] [--timeout 60]
+    .venv/bin/python bench/fuzz.py --archives --inputs 10000   # archives through batch's inputs
 """
 
 from __future__ import annotations
@@ -34,9 +35,12 @@ import resource
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import traceback
+import warnings
+import zipfile
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -46,6 +50,7 @@ from sgfcheck.check import check_file
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.escaping import terminal_text
 from sgfcheck.inputs import WorkItem, iter_inputs
+from sgfcheck.limits import Limits
 from sgfcheck.report import render_json, render_score_json, render_score_text, render_text
 from sgfcheck.reportfile import ReportKind, ReportWriter
 
@@ -169,6 +174,57 @@ def make_input(seed: int, index: int, seeds: list[bytes]) -> bytes:
     return generated(rng) if rng.random() < 0.2 else mutated(rng, seeds)
 
 
+ARCHIVE_NAMES = ["g.sgf", "../up.sgf", "/abs.sgf", "=SUM(A1).sgf", "\x1b[2J.sgf", "a/b.sgf",
+                 "C:\\x.sgf", "dir/", "x.SGF", "notes.txt", "deep/" * 20 + "g.sgf"]
+
+
+def make_archive(seed: int, index: int, seeds: list[bytes]) -> tuple[str, bytes]:
+    """A zip, tar or tar.gz of a few records (some mutated, odd member names, links and FIFOs
+    in tars), then its own bytes mutated: (suffix, bytes)."""
+    rng = random.Random(seed * 7_000_003 + index)
+    warnings.filterwarnings("ignore", "Duplicate name")  # duplicate members are meant
+    members = [(rng.choice(ARCHIVE_NAMES), make_input(seed, index * 7 + k, seeds))
+               for k in range(rng.randrange(1, 6))]
+    kind = rng.choice([".zip", ".tar", ".tar.gz"])
+    buffer = io.BytesIO()
+    if kind == ".zip":
+        with zipfile.ZipFile(buffer, "w", rng.choice([zipfile.ZIP_STORED,
+                                                      zipfile.ZIP_DEFLATED])) as z:
+            for name, data in members:
+                z.writestr(name, data)
+    else:
+        with tarfile.open(fileobj=buffer, mode="w:gz" if kind == ".tar.gz" else "w") as t:
+            for name, data in members:
+                info = tarfile.TarInfo(name)
+                if rng.random() < 0.1:
+                    info.type = rng.choice([tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.FIFOTYPE,
+                                            tarfile.CHRTYPE])
+                    info.linkname = "/etc/passwd"
+                    t.addfile(info)
+                else:
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+    raw = bytearray(buffer.getvalue())
+    for _ in range(rng.choice([0, 0, 1, 2, 8])):  # damage: flip, cut, or lie in a header
+        at = rng.randrange(len(raw))
+        if rng.random() < 0.2:
+            del raw[at:]
+            break
+        raw[at] = rng.randrange(256)
+    return kind, bytes(raw)
+
+
+def run_archive(path: Path) -> None:
+    """An archive through batch's input walker and worker function. Raises on a bug."""
+    for item in iter_inputs([str(path)], limits=Limits(member_size=1 << 20)):
+        outcome = process_item(item, BatchOptions(timeout=0))
+        for row in outcome.rows:
+            json.loads(str(row))
+        if any(f["code"] == "SGF033" for row in outcome.rows
+               for f in json.loads(str(row)).get("file_findings", [])):
+            raise RuntimeError(f"batch reported an internal error: {outcome.rows[0]!r:.300}")
+
+
 # --- runners ------------------------------------------------------------------------------------
 
 
@@ -202,7 +258,7 @@ def run_one(path: Path, estimate: bool) -> None:
 
 
 def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout: float,
-           batch_every: int, estimate_every: int) -> None:
+           batch_every: int, estimate_every: int, archives: bool) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
     signal.signal(signal.SIGALRM, _alarm)
     seeds = load_seeds(600)
@@ -210,12 +266,19 @@ def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout
     block: list[Path] = []
     for position, index in enumerate(indices):
         conn.send(("start", index, position))
-        data = make_input(seed, index, seeds)
-        path = work / f"in-{index}.sgf"
+        if archives:
+            suffix, data = make_archive(seed, index, seeds)
+            path = work / f"in-{index}{suffix}"
+        else:
+            data = make_input(seed, index, seeds)
+            path = work / f"in-{index}.sgf"
         path.write_bytes(data)
         signal.alarm(int(timeout))
         try:
-            run_one(path, index % estimate_every == 0)
+            if archives:
+                run_archive(path)
+            else:
+                run_one(path, index % estimate_every == 0)
             conn.send(("ok", index))
         except _Hang:
             conn.send(("hang", index))
@@ -226,7 +289,10 @@ def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout
         finally:
             signal.alarm(0)
         block.append(path)
-        if len(block) >= batch_every:
+        if archives:
+            path.unlink(missing_ok=True)
+            block = []
+        elif len(block) >= batch_every:
             _batch_block(conn, block[-BATCH_BLOCK:], folder)
             for p in block:
                 p.unlink(missing_ok=True)
@@ -281,6 +347,9 @@ def main() -> int:
     ap.add_argument("--estimate-every", type=int, default=10,
                     help="score every Nth input with the default dead stones (the estimate), "
                     "the others with --dead-stones benson")
+    ap.add_argument("--archives", action="store_true",
+                    help="make zip/tar/tar.gz archives of mutated records, mutated themselves, "
+                    "and put them through batch's input walker and worker instead")
     ap.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "sgfcheck-fuzz")
     args = ap.parse_args()
     args.save.mkdir(parents=True, exist_ok=True)
@@ -329,7 +398,7 @@ def main() -> int:
             done = sum(counts[k] for k in ("ok", "traceback", "hang", "memory", "died"))
             if done and done % 5000 == 0:
                 _report(counts, peaks, start, done, final=False)
-        for index in range(0, args.inputs, args.cli_every):
+        for index in range(0, args.inputs if not args.archives else 0, args.cli_every):
             problem = cli_check(args.seed, index, seeds, Path(tmp))
             if problem:
                 counts["cli problems"] += 1
@@ -367,7 +436,8 @@ class _Runner:
         self.share = share
         self.conn, child = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=runner, args=(child, args.seed, share, tmp, args.timeout,
-                                                     args.batch_every, args.estimate_every))
+                                                     args.batch_every, args.estimate_every,
+                                                     args.archives))
         self.proc.start()
         child.close()
         self.current: int | None = None
@@ -399,7 +469,11 @@ class _Runner:
 
 def _save(args: argparse.Namespace, seeds: list[bytes], index: int, kind: str,
           detail: str) -> None:
-    (args.save / f"{kind}-{index}.sgf").write_bytes(make_input(args.seed, index, seeds))
+    if args.archives:
+        suffix, data = make_archive(args.seed, index, seeds)
+        (args.save / f"{kind}-{index}{suffix}").write_bytes(data)
+    else:
+        (args.save / f"{kind}-{index}.sgf").write_bytes(make_input(args.seed, index, seeds))
     (args.save / f"{kind}-{index}.txt").write_text(detail)
     print(f"input {index}: {kind}: {detail.strip().splitlines()[-1:] if detail else ''}",
           flush=True)
