@@ -59,6 +59,11 @@ CHUNK = 8
 """Files handed to a worker at a time."""
 IN_FLIGHT_PER_JOB = 4
 """Chunks in flight per worker: bounds the memory the main process holds."""
+CHUNK_BYTES = 4 * 1024 * 1024
+"""Archive member bytes in one chunk at most (a chunk of large members is cut short)."""
+IN_FLIGHT_BYTES = 64 * 1024 * 1024
+"""Archive member bytes the main process holds in flight at most (beyond one chunk): with
+members of up to ``member-size``, chunks x files x member-size would be gigabytes."""
 GRACE = 10.0
 """Seconds beyond the per-file time limits before a worker is killed from outside."""
 MAX_TASKS = 2000
@@ -238,14 +243,24 @@ def _process_chunk(items: list[Item]) -> list[FileOutcome]:
 
 
 def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    """Chunks of ``size`` items, cut short at :data:`CHUNK_BYTES` of member data."""
     chunk: list[Item] = []
+    held = 0
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        held += _held(item)
+        if len(chunk) >= size or held >= CHUNK_BYTES:
             yield chunk
             chunk = []
+            held = 0
     if chunk:
         yield chunk
+
+
+def _held(item: Item) -> int:
+    """Bytes of an archive member the main process holds for an item (files are read by the
+    worker)."""
+    return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
 
 
 @dataclass
@@ -273,7 +288,8 @@ def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutc
         limit = jobs * IN_FLIGHT_PER_JOB
         for chunk in _chunks(items, CHUNK):
             pending.append(submit(chunk))
-            while len(pending) >= limit:
+            while pending and (len(pending) >= limit or sum(
+                    _held(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
                 yield from _settle(pending, submit, options)
         while pending:
             yield from _settle(pending, submit, options)

@@ -668,3 +668,24 @@ def test_link_loops_and_broken_links_in_a_batch(tmp_path: Path) -> None:
 def test_input_problems_are_values_not_exceptions(tmp_path: Path) -> None:
     items = list(iter_inputs([str(tmp_path / "nothing-*.sgf"), str(tmp_path / "missing.sgf")]))
     assert [type(i) for i in items] == [InputProblem, InputProblem]
+
+
+def test_the_main_process_holds_few_member_bytes_in_flight(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # Members of 1 MB; at most 3 MB in flight (scaled down from 64 MB): items pulled from the
+    # archive walk but not yet written stay few, where counting chunks alone would let 32 wait.
+    monkeypatch.setattr(batch_module, "IN_FLIGHT_BYTES", 3 * 1024 * 1024)
+    monkeypatch.setattr(batch_module, "CHUNK_BYTES", 1024 * 1024)
+    member = GAME + b"C[" + b"x" * (1024 * 1024) + b"]"
+    pulled = written = most = 0
+
+    def walk():  # type: ignore[no-untyped-def]
+        nonlocal pulled
+        for i in range(30):
+            pulled += 1
+            yield WorkItem("big.zip", f"m{i:02d}.sgf", member)
+
+    for _ in batch_module.run_items(walk(), BatchOptions(jobs=1, report_kind=ReportKind.NONE)):
+        written += 1
+        most = max(most, pulled - written)
+    assert written == 30 and most <= 5
