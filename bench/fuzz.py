@@ -21,6 +21,7 @@ memory of a runner, inputs per second.
 
     .venv/bin/python bench/fuzz.py [--inputs 100000] [--runners 2] [--seed 1] [--timeout 60]
     .venv/bin/python bench/fuzz.py --archives --inputs 10000   # archives through batch's inputs
+    .venv/bin/python bench/fuzz.py --formats --inputs 10000    # mutated GIB, NGF, UGF records
 """
 
 from __future__ import annotations
@@ -82,6 +83,15 @@ VALUES = {
     b"PL": [b"B", b"W", b"X", b"", b"b"],
     b"GM": [b"1", b"2", b"0", b""],
 }
+
+
+FORMAT_SUFFIXES = (".gib", ".ngf", ".ugf", ".ugi")
+
+
+def format_seeds() -> list[bytes]:
+    """The GIB, NGF and UGF records of the corpus (``--formats``)."""
+    folder = CORPUS / "formats"
+    return [p.read_bytes() for p in sorted(folder.rglob("*")) if p.suffix in FORMAT_SUFFIXES]
 
 
 def load_seeds(limit: int) -> list[bytes]:
@@ -258,10 +268,11 @@ def run_one(path: Path, estimate: bool) -> None:
 
 
 def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout: float,
-           batch_every: int, estimate_every: int, archives: bool) -> None:
+           batch_every: int, estimate_every: int, archives: bool, other_formats: bool) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (CAP, CAP))
     signal.signal(signal.SIGALRM, _alarm)
     seeds = load_seeds(600)
+    other_seeds = format_seeds() if other_formats else []
     work = Path(folder)
     block: list[Path] = []
     for position, index in enumerate(indices):
@@ -269,6 +280,9 @@ def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout
         if archives:
             suffix, data = make_archive(seed, index, seeds)
             path = work / f"in-{index}{suffix}"
+        elif other_formats:
+            data = mutated(random.Random(seed * 3_000_017 + index), other_seeds)
+            path = work / f"in-{index}{FORMAT_SUFFIXES[index % 4]}"
         else:
             data = make_input(seed, index, seeds)
             path = work / f"in-{index}.sgf"
@@ -277,6 +291,8 @@ def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout
         try:
             if archives:
                 run_archive(path)
+            elif other_formats:
+                run_one(path, estimate=False)
             else:
                 run_one(path, index % estimate_every == 0)
             conn.send(("ok", index))
@@ -289,7 +305,7 @@ def runner(conn: Connection, seed: int, indices: list[int], folder: str, timeout
         finally:
             signal.alarm(0)
         block.append(path)
-        if archives:
+        if archives or other_formats:
             path.unlink(missing_ok=True)
             block = []
         elif len(block) >= batch_every:
@@ -350,6 +366,9 @@ def main() -> int:
     ap.add_argument("--archives", action="store_true",
                     help="make zip/tar/tar.gz archives of mutated records, mutated themselves, "
                     "and put them through batch's input walker and worker instead")
+    ap.add_argument("--formats", action="store_true",
+                    help="mutate the GIB, NGF and UGF records of the corpus instead, named as "
+                    "those formats")
     ap.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "sgfcheck-fuzz")
     args = ap.parse_args()
     args.save.mkdir(parents=True, exist_ok=True)
@@ -398,7 +417,8 @@ def main() -> int:
             done = sum(counts[k] for k in ("ok", "traceback", "hang", "memory", "died"))
             if done and done % 5000 == 0:
                 _report(counts, peaks, start, done, final=False)
-        for index in range(0, args.inputs if not args.archives else 0, args.cli_every):
+        for index in range(0, 0 if args.archives or args.formats else args.inputs,
+                           args.cli_every):
             problem = cli_check(args.seed, index, seeds, Path(tmp))
             if problem:
                 counts["cli problems"] += 1
@@ -437,7 +457,7 @@ class _Runner:
         self.conn, child = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=runner, args=(child, args.seed, share, tmp, args.timeout,
                                                      args.batch_every, args.estimate_every,
-                                                     args.archives))
+                                                     args.archives, args.formats))
         self.proc.start()
         child.close()
         self.current: int | None = None
@@ -472,6 +492,9 @@ def _save(args: argparse.Namespace, seeds: list[bytes], index: int, kind: str,
     if args.archives:
         suffix, data = make_archive(args.seed, index, seeds)
         (args.save / f"{kind}-{index}{suffix}").write_bytes(data)
+    elif args.formats:
+        data = mutated(random.Random(args.seed * 3_000_017 + index), format_seeds())
+        (args.save / f"{kind}-{index}{FORMAT_SUFFIXES[index % 4]}").write_bytes(data)
     else:
         (args.save / f"{kind}-{index}.sgf").write_bytes(make_input(args.seed, index, seeds))
     (args.save / f"{kind}-{index}.txt").write_text(detail)

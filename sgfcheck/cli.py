@@ -31,10 +31,13 @@ from sgfcheck.exits import (
     life_status,
     score_status,
 )
+from sgfcheck.formats import FORMAT_NAMES, RecordFormat
 from sgfcheck.inputs import iter_inputs
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
+from sgfcheck.reading import read_path
+from sgfcheck.records import to_sgf
 from sgfcheck.report import (
     render_json,
     render_life_text,
@@ -425,6 +428,43 @@ def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:
                   f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)
 
     return log, lambda: None
+
+
+@app.command()
+def convert(
+    file: Annotated[Path, typer.Argument(help="A Tygem .gib, WBaduk .ngf or PandaNet .ugf/.ugi "
+                                         "record.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The SGF file to write.",
+                                         show_default=False)],
+    encoding: Annotated[str | None, typer.Option(help="Read the file in this encoding.")] = None,
+    limit: LimitOption = None,
+) -> None:
+    """Write a GIB, NGF or UGF record as SGF (UTF-8), saying what its format could not tell.
+
+    Example: sgfcheck convert game.gib -o game.sgf
+
+    Exit status: 0 written, 1 written with an error finding (a line that is not a move...),
+    2 usage error or unreadable input. The input is never changed.
+    """
+    _validate(["auto"], encoding)
+    limits = _limits(limit)
+    _check_writable("--output", output)
+    if output.exists() and file.exists() and output.resolve() == file.resolve():
+        raise _usage_error("--output is the input file; the input is never changed")
+    read = read_path(str(file), limits)
+    if read.data is None:
+        for finding in read.findings:
+            _say(f"{file}: {finding.code.code} {finding.message}", err=True)
+        raise typer.Exit(ExitStatus.USAGE)
+    record = to_sgf(read.data, str(file), encoding)
+    if record.fmt is RecordFormat.SGF:
+        raise _usage_error(f"{file} is SGF already; nothing to convert")
+    for finding in record.findings:
+        _say(f"{file}: {finding.code.code} {finding.severity.value} {finding.message}", err=True)
+    output.write_bytes(record.data)
+    _say(f"{file}: {FORMAT_NAMES[record.fmt]} -> {output}")
+    raise typer.Exit(ExitStatus.FOUND if any(f.is_error for f in record.findings)
+                     else ExitStatus.OK)
 
 
 engines_app = typer.Typer(help="Engines for dead stones: what is installed, installing KataGo.",

@@ -86,6 +86,9 @@ SGF_AFTER_GAME = _c("SGF034", E, "nodes after the game")
 SGF_LIMIT = _c("SGF035", E, "limit reached")
 """A limit of :mod:`sgfcheck.limits` was reached: the file, or the rest of it, was not read.
 ``extra["limit"]`` names the limit as ``--limit`` sets it."""
+SGF_OTHER_FORMAT = _c("SGF037", INFO, "other format")
+"""The record is Tygem GIB, WBaduk NGF or PandaNet UGF, read as SGF; and what its format could
+not say, assumed."""
 SGF_ABNORMAL = _c("SGF036", W, "abnormal structure")
 """Legal but far from any real record (a million nodes, thousands of variations at one node,
 a value of megabytes): said, and checked all the same."""

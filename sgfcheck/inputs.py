@@ -26,7 +26,9 @@ from typing import IO
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 
-SGF_SUFFIXES = (".sgf",)
+RECORD_SUFFIXES = (".sgf", ".gib", ".ngf", ".ugf", ".ugi")
+"""Names of records read inside folders and archives: SGF, and the formats of
+:mod:`sgfcheck.formats` (read as SGF)."""
 BOMB_FLOOR = 1024 * 1024
 """The expansion ratio is judged only past this many bytes: small members of repeated text may
 well compress 200 times, and cost nothing."""
@@ -59,8 +61,8 @@ class InputProblem:
 Item = WorkItem | InputProblem
 
 
-def is_sgf_name(name: str) -> bool:
-    return name.lower().endswith(SGF_SUFFIXES)
+def is_record_name(name: str) -> bool:
+    return name.lower().endswith(RECORD_SUFFIXES)
 
 
 def is_archive_name(name: str) -> bool:
@@ -96,10 +98,10 @@ def _expand(arg: str, explicit: bool, limits: Limits) -> Iterator[Item]:
     elif os.path.isfile(arg) or (explicit and os.path.exists(arg)):
         # Named on the command line: a FIFO is read (with a bounded wait), a device refused,
         # when the file is read (sgfcheck.reading).
-        if explicit or is_sgf_name(arg):
+        if explicit or is_record_name(arg):
             yield WorkItem(arg)
     elif os.path.exists(arg):
-        if is_sgf_name(arg):
+        if is_record_name(arg):
             yield InputProblem(arg, None, f"{_kind(arg)}, not a record file; not read")
     elif os.path.islink(arg):
         yield InputProblem(arg, None, _dangling(arg))
@@ -161,15 +163,15 @@ def _walk(top: str, limits: Limits) -> Iterator[Item]:
             if is_dir:
                 subfolders.append(entry.path)
             elif entry.is_symlink() and not os.path.exists(entry.path):
-                if is_sgf_name(entry.name):
+                if is_record_name(entry.name):
                     yield InputProblem(entry.path, None, _dangling(entry.path))
             elif not _is_file(entry):
-                if is_sgf_name(entry.name) or is_archive_name(entry.name):
+                if is_record_name(entry.name) or is_archive_name(entry.name):
                     yield InputProblem(entry.path, None,
                                        f"{_kind(entry.path)}, not a record file; not read")
             elif is_archive_name(entry.name):
                 yield from _archive(entry.path, limits)
-            elif is_sgf_name(entry.name):
+            elif is_record_name(entry.name):
                 yield WorkItem(entry.path)
         # Files of a folder first, then its subfolders in name order.
         stack.extend(reversed(subfolders))
@@ -249,7 +251,7 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
     budget = _Budget(path, limits)
     with zipfile.ZipFile(path) as archive:
         for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if info.is_dir() or not is_sgf_name(info.filename):
+            if info.is_dir() or not is_record_name(info.filename):
                 continue
             problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
             if problem:
@@ -287,12 +289,12 @@ def _tar(path: str, limits: Limits) -> Iterator[Item]:
                                    "member and the rest were not read")
                 return
             if not info.isfile():
-                if is_sgf_name(info.name) and not info.isdir():
+                if is_record_name(info.name) and not info.isdir():
                     what = ("a link" if info.issym() or info.islnk() else "a FIFO"
                             if info.isfifo() else "a device" if info.isdev() else "not a file")
                     yield InputProblem(path, info.name, f"{what} inside the archive; not read")
                 continue
-            if not is_sgf_name(info.name):
+            if not is_record_name(info.name):
                 continue
             problem = budget.member_problem(info.name, info.size, None)
             if problem:

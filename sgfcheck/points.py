@@ -132,3 +132,49 @@ def name_list(names: list[str], most: int = 12) -> str:
     if len(names) <= most:
         return ", ".join(names)
     return f"{', '.join(names[:most])} and {len(names) - most} more"
+
+
+def standard_handicap(n: int, width: int, height: int) -> list[Point]:
+    """Fixed handicap placement (Japanese order) on boards from 7x7 up, as (column, row from the
+    top), or [] if none."""
+    if not (2 <= n <= 9) or min(width, height) < 7:
+        return []
+    edge = 3 if min(width, height) >= 13 else 2
+    left, right, top, bottom = edge, width - 1 - edge, edge, height - 1 - edge
+    mid_x, mid_y = width // 2, height // 2
+    has_centre = width % 2 == 1 and height % 2 == 1
+    corners = [(right, top), (left, bottom), (right, bottom), (left, top)]
+    sides = [(left, mid_y), (right, mid_y), (mid_x, top), (mid_x, bottom)]
+    if n <= 4:
+        return corners[:n]
+    if not has_centre:
+        return []
+    if n == 5:
+        return corners + [(mid_x, mid_y)]
+    if n == 6:
+        return corners + sides[:2]
+    if n == 7:
+        return corners + sides[:2] + [(mid_x, mid_y)]
+    if n == 8:
+        return corners + sides
+    return corners + sides + [(mid_x, mid_y)]
+
+
+def tygem_handicap(count: int, size: int) -> list[Point]:
+    """Tygem's (and WBaduk's) fixed handicap points on a square board, as (column, row from the
+    top), or [] if none: the corner order differs from the Japanese one (a third stone goes top
+    left, not bottom right)."""
+    if size <= 6 or count < 2:
+        return []
+    near = 3 if size >= 13 else 2
+    far = size - near - 1
+    middle = (size - 1) // 2
+    points = [(near, far), (far, near), (near, near), (far, far)]
+    if size % 2 and size != 7:
+        if count == 5:
+            points.append((middle, middle))
+        points += [(near, middle), (far, middle)]
+        if count == 7:
+            points.append((middle, middle))
+        points += [(middle, near), (middle, far), (middle, middle)]
+    return points[:count] if count <= len(points) else []

@@ -20,10 +20,11 @@ from sgfmill import sgf_grammar
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.encoding import decode_sgf_bytes
+from sgfcheck.encoding import DecodedText, decode_sgf_bytes
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.formats import FORMAT_NAMES, RecordFormat, convert, declared_encoding, detect
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
-from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name
+from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name, standard_handicap
 from sgfcheck.reading import read_path
 from sgfcheck.sgf_syntax import parse_trees
 
@@ -171,9 +172,10 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
             extra={"limit": limits.describe("file_size")})])
     if not raw.strip():
         return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
-    decoded = decode_sgf_bytes(raw, encoding)
-    found = list(decoded.findings)
-    trees = parse_trees(decoded.data, found, limits)
+    as_sgf = to_sgf(raw, name, encoding)
+    found = as_sgf.findings
+    decoded = as_sgf.decoded
+    trees = parse_trees(as_sgf.data, found, limits)
     if len(trees) > limits.games:
         found.append(Finding(F.SGF_LIMIT, f"{len(trees)} games in the file; only the first "
                              f"{limits.games} were read (raise it with --limit games=...)",
@@ -181,6 +183,31 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
         del trees[limits.games:]
     games = [_make_game(i, t) for i, t in enumerate(trees)]
     return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
+
+
+@dataclass
+class SgfText:
+    """A record's bytes as UTF-8 SGF: decoded, and converted when it is in another format."""
+
+    fmt: RecordFormat
+    data: bytes
+    decoded: DecodedText
+    findings: list[Finding]
+
+
+def to_sgf(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -> SgfText:
+    """Decode a record (:mod:`sgfcheck.encoding`) and, for GIB, NGF or UGF, convert it
+    (:mod:`sgfcheck.formats`). Never raises for bad content."""
+    fmt = detect(raw, name)
+    decoded = decode_sgf_bytes(raw, encoding or declared_encoding(raw, fmt))
+    found = list(decoded.findings)
+    data = decoded.data
+    if fmt is not RecordFormat.SGF:
+        converted = convert(data.decode("utf-8", "replace"), fmt)
+        found.append(Finding(F.SGF_OTHER_FORMAT, f"a {FORMAT_NAMES[fmt]} record, read as SGF"))
+        found.extend(converted.findings)
+        data = converted.sgf.encode("utf-8")
+    return SgfText(fmt, data, decoded, found)
 
 
 # --- game information -------------------------------------------------------------------------
@@ -416,31 +443,6 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
                                              "moves first); handicap 0 assumed",
                              severity=Severity.INFO))
     game.handicap = stones
-
-
-def standard_handicap(n: int, width: int, height: int) -> list[Point]:
-    """Fixed handicap placement (Japanese order) on boards from 7x7 up, or [] if none."""
-    if not (2 <= n <= 9) or min(width, height) < 7:
-        return []
-    edge = 3 if min(width, height) >= 13 else 2
-    left, right, top, bottom = edge, width - 1 - edge, edge, height - 1 - edge
-    mid_x, mid_y = width // 2, height // 2
-    has_centre = width % 2 == 1 and height % 2 == 1
-    corners = [(right, top), (left, bottom), (right, bottom), (left, top)]
-    sides = [(left, mid_y), (right, mid_y), (mid_x, top), (mid_x, bottom)]
-    if n <= 4:
-        return corners[:n]
-    if not has_centre:
-        return []
-    if n == 5:
-        return corners + [(mid_x, mid_y)]
-    if n == 6:
-        return corners + sides[:2]
-    if n == 7:
-        return corners + sides[:2] + [(mid_x, mid_y)]
-    if n == 8:
-        return corners + sides
-    return corners + sides + [(mid_x, mid_y)]
 
 
 def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:
