@@ -159,8 +159,11 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
 
 
 def render_score_text(report: FileScore, markdown: bool = False) -> str:
+    """The ``score`` report for people: text tables, or CommonMark with GitHub tables (blocks
+    apart: a list of facts, the table, a list of explanations, the RE check)."""
     out: list[str] = []
     fmt = "github" if markdown else "simple"
+    item, sub = ("- ", "  - ") if markdown else ("", "  ")
     for f in report.check.findings:
         if f.is_error:
             out.append(f"{report.path}: {f.code.code} {f.message}")
@@ -170,7 +173,7 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         g = game.check.game
         title = f"{report.path} game {g.index + 1}"
         if markdown:
-            out.append(f"### {title}")
+            out += ["", f"### {title}", ""]
         else:
             out.append(title)
         if game.error:
@@ -184,38 +187,41 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         where = "final position" if game.scored_move == (game.check.replay.moves
                                                          if game.check.replay else 0) \
             else f"position after move {game.scored_move}"
-        out.append(f"{where}; game rules {rules.ruleset.name} ({rules.detail}), komi "
+        out.append(f"{item}{where}; game rules {rules.ruleset.name} ({rules.detail}), komi "
                    f"{rules.ruleset.komi:g}, handicap {g.handicap}")
         board = game.position.board
         dead = game.dead.names(board)
-        out.append(f"dead stones ({game.dead.source}): " + (", ".join(dead) if dead else "none"))
+        out.append(f"{item}dead stones ({game.dead.source}): "
+                   + (", ".join(dead) if dead else "none"))
         for note in game.dead.notes:
-            out.append(f"  {note}")
+            out.append(f"{sub}{note}")
         seki = sorted(p for c in COLOURS for p in game.position.seki_empty[c])
         if seki:
-            out.append("points in seki: " + ", ".join(board.name(p) for p in seki))
+            out.append(f"{item}points in seki: " + ", ".join(board.name(p) for p in seki))
         fill = sorted(p for c in COLOURS for p in game.position.must_fill[c])
         if fill:
-            out.append("points still to fill (false eyes, protective moves): " + ", ".join(
-                board.name(p) for p in fill))
-        out.append(tabulate(score_rows(game), headers=_SCORE_HEADERS, tablefmt=fmt))
+            out.append(f"{item}points still to fill (false eyes, protective moves): "
+                       + ", ".join(board.name(p) for p in fill))
+        table = tabulate(score_rows(game), headers=_SCORE_HEADERS, tablefmt=fmt)
+        out += ["", table, ""] if markdown else [table]
         for score in game.scores:
             for note in score.notes:
-                out.append(f"{score.ruleset.name}: {note}")
+                out.append(f"{item}{score.ruleset.name}: {note}")
         if game.explanations:
-            out.append("Why the rows differ:" if not markdown else "**Why the rows differ:**")
+            out += ["**Why the rows differ:**", ""] if markdown else ["Why the rows differ:"]
             out.extend(f"- {line}" if not line.startswith("  ") else f"  {line.strip()}"
                        for line in game.explanations)
         elif len(game.scores) > 1:
             out.append("Every ruleset gives the same margin.")
         rc = game.result_check
         if rc is not None:
-            out.append(f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()} - "
-                       f"{rc.reason}")
+            head = f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()}"
+            out += (["", f"**{head}** - {rc.reason}", ""] if markdown
+                    else [f"{head} - {rc.reason}"])
             if rc.status is not CheckStatus.NOT_SCORED:
-                out.append("  rests on: " + basis_text(rc, game.dead.source))
+                out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead.source))
             for a in rc.assumptions:
-                out.append(f"  assumed ({a.code.code}): {a.message}")
+                out.append(f"{item or sub}assumed ({a.code.code}): {a.message}")
     return "\n".join(out)
 
 

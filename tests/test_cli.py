@@ -138,3 +138,19 @@ def test_score_usage_errors() -> None:
     assert run("score", "--rules", "klingon", path).exit_code == 2
     assert run("score", "--dead", "Z99", path).exit_code == 2
     assert run("score", "--dead", "A7", "--alive", path).exit_code == 2
+
+
+def test_score_markdown_is_commonmark_blocks_not_one_paragraph() -> None:
+    # A heading, the facts as a list, the table, the explanations as a list, the RE check and
+    # what it rests on: each its own block (there was no blank line after the table, so "Why
+    # the rows differ" was read as a table row and the facts ran into one paragraph).
+    from markdown_it import MarkdownIt
+
+    result = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--rules",
+                                 "chinese,japanese", "--format", "markdown"])
+    tokens = MarkdownIt("commonmark").enable("table").parse(result.output)
+    blocks = [t.type for t in tokens if t.level == 0 and t.type.endswith("_open")]
+    assert blocks == ["heading_open", "bullet_list_open", "table_open", "paragraph_open",
+                      "bullet_list_open", "paragraph_open", "bullet_list_open"]
+    rows = [t for t in tokens if t.type == "tr_open"]
+    assert len(rows) == 5  # the header and one row per ruleset and colour
