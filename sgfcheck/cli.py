@@ -37,7 +37,7 @@ from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
 from sgfcheck.reading import read_path
-from sgfcheck.records import to_sgf
+from sgfcheck.records import load_file, to_sgf
 from sgfcheck.report import (
     render_json,
     render_life_text,
@@ -245,8 +245,8 @@ def score(
     _validate([*row_names, game_rules], encoding, komi)
     if dead and alive:
         raise _usage_error("--dead and --alive exclude each other")
-    if move is not None and move < 0:
-        raise _usage_error("--move takes a move number from 0")
+    limits = _limits(limit)
+    _check_move(move, files, encoding, limits)
     dead_points = tuple(p.strip() for p in dead.split(",") if p.strip()) if dead else ()
     for name in dead_points:
         try:
@@ -255,7 +255,7 @@ def score(
             raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
                            move=move, komi=komi, game_rules=game_rules, encoding=encoding,
-                           dead_stones=dead_stones, seed=seed, limits=_limits(limit))
+                           dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
     reports = []
     for path in files:
@@ -288,9 +288,9 @@ def life(
     Exit status: 0, 1 when a game could not be judged or GNU Go failed, 2 usage error or
     unreadable input.
     """
-    if move is not None and move < 0:
-        raise _usage_error("--move takes a move number from 0")
-    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=_limits(limit))
+    limits = _limits(limit)
+    _check_move(move, files, None, limits)
+    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
     for path in files:
         report = life_file(path, options)
@@ -390,6 +390,22 @@ def batch(
     if summary_json is not None:
         summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
     raise typer.Exit(batch_status(summary, fail_on))
+
+
+def _check_move(move: int | None, files: list[Path], encoding: str | None,
+                limits: Limits) -> None:
+    """``--move N`` past the end of a game is a usage error, before any work (it was clamped to
+    the last move without a word)."""
+    if move is None:
+        return
+    if move < 0:
+        raise _usage_error("--move takes a move number from 0")
+    for path in files:
+        for game in load_file(path, encoding, limits).games:
+            count = game.main_line().move_count if game.playable else 0
+            if move > count:
+                raise _usage_error(f"--move {move}: {path} game {game.index + 1} has {count} "
+                                   "moves")
 
 
 def _check_writable(option: str, path: Path | None) -> None:

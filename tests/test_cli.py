@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
@@ -154,3 +155,13 @@ def test_score_markdown_is_commonmark_blocks_not_one_paragraph() -> None:
                       "bullet_list_open", "paragraph_open", "bullet_list_open"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 5  # the header and one row per ruleset and colour
+
+
+@pytest.mark.parametrize("command", ["score", "life"])
+def test_move_past_the_end_is_a_usage_error_before_any_work(command: str) -> None:
+    # ko.sgf has 2 moves: --move 3 was clamped to the last move without a word.
+    path = str(FIXTURES / "ko.sgf")
+    # triple-ko.sgf (12 moves) first: no file is scored before the error.
+    result = runner.invoke(app, [command, str(FIXTURES / "triple-ko.sgf"), path, "--move", "3"])
+    assert result.exit_code == 2
+    assert result.output == f"sgfcheck: --move 3: {path} game 1 has 2 moves\n"
