@@ -90,6 +90,11 @@ LimitOption = Annotated[
 ]
 
 
+def _examples(*lines: str) -> str:
+    """A command's epilog: examples, one a paragraph (so that help keeps them apart)."""
+    return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in lines)
+
+
 class ScoreFormat(str, Enum):
     text = "text"
     json = "json"
@@ -147,32 +152,41 @@ def _validate(rules: list[str], encoding: str | None, komi: float | None = None)
         raise _usage_error(f"unknown encoding {encoding!r}")
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "sgfcheck check game.sgf",
+    "sgfcheck check --all-rules --format json games/*.sgf",
+    "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
+    "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf"))
 def check(
-    files: Annotated[list[Path], typer.Argument(help="SGF files to check.", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Records to check (SGF, GIB, NGF, UGF).", show_default=False)],
     rules: Annotated[
-        str, typer.Option(help="Ruleset: 'auto' (from RU), a preset, or preset:param=value,...")
+        str, typer.Option(metavar="NAME", help="Ruleset: 'auto' (from RU), a preset, or "
+                          "preset:param=value,...")
     ] = "auto",
     ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,
     suicide: Annotated[
         SuicideRule | None, typer.Option(help="Override the suicide rule.")
     ] = None,
-    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,
+    komi: Annotated[float | None, typer.Option(metavar="X", help="Override the komi.")] = None,
     variations: Annotated[
-        bool, typer.Option("--variations", help="Check every variation, not only the main line.")
+        bool, typer.Option("--variations", metavar="",
+                           help="Check every variation, not only the main line.")
     ] = False,
     all_rules: Annotated[
         bool,
-        typer.Option("--all-rules", help="Show each illegal move's verdict under every preset."),
+        typer.Option("--all-rules", metavar="",
+                     help="Show each illegal move's verdict under every preset."),
     ] = False,
     output_format: Annotated[
         Format, typer.Option("--format", help="text tables, or one JSON object per file.")
     ] = Format.text,
     encoding: Annotated[
-        str | None, typer.Option(help="Read every file in this encoding, whatever CA says.")
+        str | None, typer.Option(metavar="CODEC", help="Read every file in this encoding, "
+                                 "whatever CA says.")
     ] = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also show info findings in tables.")
+        bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in tables.")
     ] = False,
     limit: LimitOption = None,
 ) -> None:
@@ -195,42 +209,52 @@ def check(
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "sgfcheck score game.sgf",
+    "sgfcheck score --rules chinese,japanese --format markdown game.sgf",
+    "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
+    "sgfcheck score --dead-stones katago --format json games/*.sgf"))
 def score(
-    files: Annotated[list[Path], typer.Argument(help="SGF files to score.", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Records to score (SGF, GIB, NGF, UGF).", show_default=False)],
     rules: Annotated[
         str | None,
-        typer.Option(help="Rows to show besides the game's own ruleset, comma-separated "
+        typer.Option(metavar="NAME,...", help="Rows to show besides the game's own ruleset, "
+                     "comma-separated "
                      "(default: tromp-taylor,chinese,japanese,aga,stone-scoring)."),
     ] = None,
     all_rules: Annotated[
-        bool, typer.Option("--all-rules", help="One row for every preset.")
+        bool, typer.Option("--all-rules", metavar="", help="One row for every preset.")
     ] = False,
     game_rules: Annotated[
-        str, typer.Option(help="The game's own ruleset: 'auto' (from RU) or a preset.")
+        str, typer.Option(metavar="NAME", help="The game's own ruleset: 'auto' (from RU) or a "
+                          "preset.")
     ] = "auto",
     dead: Annotated[
         str | None,
-        typer.Option(help="Dead stones, comma-separated points (D4,Q16); a point marks its "
+        typer.Option(metavar="POINT,...", help="Dead stones, comma-separated points (D4,Q16); "
+                     "a point marks its "
                      "whole chain."),
     ] = None,
     alive: Annotated[
-        bool, typer.Option("--alive", help="Count every stone alive, whatever the markup says.")
+        bool, typer.Option("--alive", metavar="",
+                           help="Count every stone alive, whatever the markup says.")
     ] = False,
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
-    seed: Annotated[int, typer.Option(help=SEED_HELP)] = 0,
+    seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
     move: Annotated[
         int | None,
-        typer.Option(help="Score the position after this move instead of the final one."),
+        typer.Option(metavar="N",
+                     help="Score the position after this move instead of the final one."),
     ] = None,
-    komi: Annotated[float | None, typer.Option(help="Override the komi.")] = None,
+    komi: Annotated[float | None, typer.Option(metavar="X", help="Override the komi.")] = None,
     output_format: Annotated[
         ScoreFormat, typer.Option("--format", help="text, json (one object per file), csv, "
                                   "markdown.")
     ] = ScoreFormat.text,
     encoding: Annotated[
-        str | None, typer.Option(help="Read every file in this encoding.")
+        str | None, typer.Option(metavar="CODEC", help="Read every file in this encoding.")
     ] = None,
     limit: LimitOption = None,
 ) -> None:
@@ -271,16 +295,23 @@ def score(
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "sgfcheck life game.sgf",
+    "sgfcheck life --move 150 --format json game.sgf",
+    "sgfcheck life --dead-stones gnugo game.sgf"))
 def life(
-    files: Annotated[list[Path], typer.Argument(help="SGF files.", show_default=False)],
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Records (SGF, GIB, NGF, UGF).", show_default=False)],
     move: Annotated[
-        int | None, typer.Option(help="The position after this move instead of the final one.")
+        int | None, typer.Option(metavar="N",
+                                 help="The position after this move instead of the final one.")
     ] = None,
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
-    seed: Annotated[int, typer.Option(help=SEED_HELP)] = 0,
-    output_format: Annotated[Format, typer.Option("--format")] = Format.text,
+    seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    output_format: Annotated[Format, typer.Option("--format", help="text (a board and a table) "
+                                                  "or json (one object per file).")
+                             ] = Format.text,
     limit: LimitOption = None,
 ) -> None:
     """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
@@ -302,35 +333,49 @@ def life(
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(epilog=_examples(
+    "sgfcheck batch archive/ games.zip more.tar.gz --out report.jsonl",
+    "sgfcheck batch archive/ --resume report.jsonl",
+    "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
+    "sgfcheck batch uploads/ --timeout 10 --limit memory=512 --limit file-size=1M"))
 def batch(
     inputs: Annotated[
         list[str],
-        typer.Argument(help="Files, folders (recursive), globs, .zip/.tar/.tar.gz archives, or "
+        typer.Argument(metavar="INPUT...", help="Files, folders (recursive), globs, "
+                       ".zip/.tar/.tar.gz archives, or "
                        "'-' to read paths from standard input.", show_default=False),
     ],
     out: Annotated[
-        Path | None, typer.Option(help="Report file: .jsonl (one JSON object per game) or .csv.")
+        Path | None, typer.Option(metavar="FILE", help="Report file: .jsonl (one JSON object "
+                                  "per game) or .csv.")
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option(help="Complete this earlier report: skip the files it holds "
+        Path | None, typer.Option(metavar="FILE", help="Complete this earlier report: skip the "
+                                  "files it holds "
                                   "and append the rest.")
     ] = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes (0: one per core).")] = 0,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per file.")] = 30.0,
-    rules: Annotated[str, typer.Option(help="Ruleset: 'auto' (from RU) or a preset.")] = "auto",
+    jobs: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per core).")
+                    ] = 0,
+    timeout: Annotated[float, typer.Option(metavar="S", help="Seconds allowed per file (0: no "
+                                           "limit).")] = 30.0,
+    rules: Annotated[str, typer.Option(metavar="NAME", help="Ruleset: 'auto' (from RU) or a "
+                                       "preset.")] = "auto",
     fail_on: Annotated[
         FailPolicy, typer.Option(help="Exit 1 when: error (any error finding or unreadable "
                                  "input), illegal (an illegal move), mismatch (an RE mismatch), "
                                  "never.")
     ] = FailPolicy.ERROR,
     duplicates: Annotated[
-        Path | None, typer.Option(help="Write the duplicate groups to this JSON file.")
+        Path | None, typer.Option(metavar="FILE", help="Write the duplicate groups to this JSON "
+                                  "file.")
     ] = None,
     summary_json: Annotated[
-        Path | None, typer.Option("--summary-json", help="Write the summary to this JSON file.")
+        Path | None, typer.Option("--summary-json", metavar="FILE",
+                                  help="Write the summary to this JSON file.")
     ] = None,
-    encoding: Annotated[str | None, typer.Option(help="Read every file in this encoding.")] = None,
+    encoding: Annotated[str | None, typer.Option(metavar="CODEC",
+                                                 help="Read every file in this encoding.")
+                        ] = None,
     dead_stones: Annotated[
         DeadStoneChoice,
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
@@ -446,18 +491,20 @@ def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:
     return log, lambda: None
 
 
-@app.command()
+@app.command(epilog=_examples("sgfcheck convert game.gib -o game.sgf",
+                             "sgfcheck convert --encoding euc-kr game.gib -o game.sgf"))
 def convert(
-    file: Annotated[Path, typer.Argument(help="A Tygem .gib, WBaduk .ngf or PandaNet .ugf/.ugi "
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A Tygem .gib, WBaduk .ngf or "
+                                         "PandaNet .ugf/.ugi "
                                          "record.", show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The SGF file to write.",
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
+                                         help="The SGF file to write.",
                                          show_default=False)],
-    encoding: Annotated[str | None, typer.Option(help="Read the file in this encoding.")] = None,
+    encoding: Annotated[str | None, typer.Option(metavar="CODEC",
+                                                 help="Read the file in this encoding.")] = None,
     limit: LimitOption = None,
 ) -> None:
     """Write a GIB, NGF or UGF record as SGF (UTF-8), saying what its format could not tell.
-
-    Example: sgfcheck convert game.gib -o game.sgf
 
     Exit status: 0 written, 1 written with an error finding (a line that is not a move...),
     2 usage error or unreadable input. The input is never changed.
@@ -518,9 +565,10 @@ def engines_list() -> None:
     raise typer.Exit(ExitStatus.OK if any(s.usable for s in statuses) else ExitStatus.FOUND)
 
 
-@app.command("rules")
+@app.command("rules", epilog=_examples("sgfcheck rules", "sgfcheck rules --format json"))
 def list_rules(
-    output_format: Annotated[Format, typer.Option("--format")] = Format.text,
+    output_format: Annotated[Format, typer.Option("--format", help="text or json.")
+                             ] = Format.text,
 ) -> None:
     """List the ruleset presets and every parameter."""
     if output_format is Format.json:

@@ -165,3 +165,12 @@ def test_move_past_the_end_is_a_usage_error_before_any_work(command: str) -> Non
     result = runner.invoke(app, [command, str(FIXTURES / "triple-ko.sgf"), path, "--move", "3"])
     assert result.exit_code == 2
     assert result.output == f"sgfcheck: --move 3: {path} game 1 has 2 moves\n"
+
+
+@pytest.mark.parametrize("command", ["check", "score", "life", "batch", "convert", "rules"])
+def test_help_has_examples_and_no_type_names_for_flags(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    assert "Examples:" in result.output and f"sgfcheck {command}" in result.output
+    flags = [line for line in result.output.splitlines() if "<bool>" in line]
+    assert len(flags) == 1 and "--help" in flags[0]  # Typer's own option alone
