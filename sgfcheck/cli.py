@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -84,6 +85,10 @@ LIMIT_HELP_TEXT = (
     "SGF035 on that file. Names and defaults: "
     + ", ".join(DEFAULT_LIMITS.describe(name.replace("-", "_")) for name in LIMIT_HELP)
     + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
+WideOption = Annotated[
+    bool, typer.Option("--wide", metavar="", help="Tables as wide as they are: every column, no "
+                       "wrapping (default: fit the terminal, COLUMNS, or 100 columns)."),
+]
 LimitOption = Annotated[
     list[str] | None,
     typer.Option("--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False),
@@ -115,6 +120,12 @@ def main_callback(
     ] = False,
 ) -> None:
     """sgfcheck: check Go game records."""
+
+
+def _width(wide: bool) -> int | None:
+    """The width text output fits: ``COLUMNS``, else the terminal's, else 100; None with
+    ``--wide``."""
+    return None if wide else max(40, shutil.get_terminal_size((100, 24)).columns)
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -189,6 +200,7 @@ def check(
         bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in tables.")
     ] = False,
     limit: LimitOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Replay each game and report every illegal move.
 
@@ -204,7 +216,7 @@ def check(
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
-            _say(render_text(report, verbose))
+            _say(render_text(report, verbose, _width(wide)))
         status = max(status, check_status(report))
     raise typer.Exit(status)
 
@@ -257,6 +269,7 @@ def score(
         str | None, typer.Option(metavar="CODEC", help="Read every file in this encoding.")
     ] = None,
     limit: LimitOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
@@ -288,7 +301,8 @@ def score(
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
         elif output_format is not ScoreFormat.csv:
-            _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown))
+            _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown,
+                                   width=_width(wide)))
         status = max(status, score_status(report))
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
@@ -313,6 +327,7 @@ def life(
                                                   "or json (one object per file).")
                              ] = Format.text,
     limit: LimitOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
 
@@ -328,7 +343,7 @@ def life(
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
         else:
-            _say(render_life_text(report))
+            _say(render_life_text(report, _width(wide)))
         status = max(status, life_status(report))
     raise typer.Exit(status)
 
@@ -382,6 +397,7 @@ def batch(
                      "the estimate costs tens of milliseconds per game.")
     ] = DeadStoneChoice.MARKUP,
     limit: LimitOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Check and score every game of an archive; one report row per game, a summary at the end.
 
@@ -429,7 +445,7 @@ def batch(
         if stream is not None:
             stream.close()
     finish()
-    _say(render_summary_text(summary))
+    _say(render_summary_text(summary, _width(wide)))
     if duplicates is not None:
         duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
     if summary_json is not None:
@@ -569,12 +585,13 @@ def engines_list() -> None:
 def list_rules(
     output_format: Annotated[Format, typer.Option("--format", help="text or json.")
                              ] = Format.text,
+    wide: WideOption = False,
 ) -> None:
     """List the ruleset presets and every parameter."""
     if output_format is Format.json:
         typer.echo(json_text(presets_dict(PRESETS)))
         return
-    typer.echo(render_rules_text(PRESETS))
+    typer.echo(render_rules_text(PRESETS, _width(wide)))
 
 
 def main() -> None:

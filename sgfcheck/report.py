@@ -1,13 +1,17 @@
 """Reports for people: tables (tabulate), Markdown, board diagrams and the batch summary.
 
 Everything here is presentation of library values; the JSON and CSV shapes are in
-:mod:`sgfcheck.schema`.
+:mod:`sgfcheck.schema`. Text fits a width (the terminal's; ``None`` for ``--wide``): columns
+empty in every row are left out, long messages wrapped (by tabulate), tables of many side-by-side
+columns (rulesets) split into several that fit, and long lines wrapped.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import textwrap
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
@@ -76,17 +80,78 @@ def game_verdict_line(path: str, game: GameReport) -> str:
     return ", ".join(parts)
 
 
-def _findings_table(rows: list[list[Cell]]) -> str:
-    """The findings table. Its cells are typed already, so tabulate need not try every cell as
-    a number (on a record with 100,000 findings that guessing took most of the 10 s of output);
-    the move column is right-aligned when it holds numbers, as tabulate would do."""
-    numbers = any(isinstance(row[0], int) for row in rows)
-    align = ("right" if numbers else "left",) + ("left",) * (len(_HEADERS) - 1)
-    return tabulate(rows, headers=_HEADERS, tablefmt="simple", disable_numparse=True,
-                    colalign=align)
+def fit_table(rows: Sequence[Sequence[Cell]], headers: Sequence[str], width: int | None, *,
+              wrap: int | None = None, keep: int = 0, numbers: Sequence[int] | None = None,
+              fmt: str = "simple", spare: Sequence[int] = ()) -> str:
+    """A table within ``width`` columns (``None``: as wide as it is). Columns empty in every
+    row are left out; column ``wrap`` (the message) is wrapped to what the others leave;
+    when even then it does not fit, the columns ``spare`` (what another column says too) are
+    left out in turn; otherwise a table too wide is split into several, each with the first
+    ``keep`` columns and as many of the others as fit. With ``numbers`` (the columns to
+    right-align), tabulate does not try every cell as a number (on 100,000 findings that
+    guessing took most of 10 s); without, it aligns numbers itself (decimal points under each
+    other)."""
+    cols = list(range(len(headers)))
+    if width is not None:
+        cols = [c for c in cols if c < keep or c == wrap or any(row[c] != "" for row in rows)]
+
+    def render(chosen: list[int], wrap_to: int | None = None) -> str:
+        table = [[row[c] for c in chosen] for row in rows]
+        names = [headers[c] for c in chosen]
+        wraps = [wrap_to if c == wrap else None for c in chosen]
+        if numbers is None:
+            return tabulate(table, headers=names, tablefmt=fmt, maxcolwidths=wraps)
+        return tabulate(table, headers=names, tablefmt=fmt, disable_numparse=True,
+                        colalign=["right" if c in numbers else "left" for c in chosen],
+                        maxcolwidths=wraps)
+
+    if width is None:
+        return render(cols)
+    # tabulate pads a header by two (MIN_PADDING) and puts two spaces between columns.
+    sizes = {c: max([len(str(headers[c])) + 2] + [len(str(row[c])) for row in rows])
+             for c in cols}
+    if wrap is not None and wrap in cols:
+        others = sum(sizes[c] + 2 for c in cols if c != wrap)
+        for c in spare:
+            if width - others >= 20:
+                break
+            if c in cols:
+                cols.remove(c)
+                others -= sizes[c] + 2
+        left = width - others
+        return render(cols, max(20, left) if left < sizes[wrap] else None)
+    head = [c for c in cols if c < keep]
+    tables: list[list[int]] = []
+    used = sum(sizes[c] + 2 for c in head)
+    for c in (c for c in cols if c >= keep):
+        if not tables or used + sizes[c] > width:
+            tables.append([])
+            used = sum(sizes[k] + 2 for k in head)
+        tables[-1].append(c)
+        used += sizes[c] + 2
+    return "\n\n".join(render(head + part) for part in tables or [[]])
 
 
-def render_text(report: FileReport, verbose: bool = False) -> str:
+def wrap_line(line: str, width: int | None, indent: str = "  ") -> str:
+    """A line of text within ``width`` (continuation lines indented); as it is for ``None``,
+    and for a block of several lines (a table, fitted by :func:`fit_table`)."""
+    if width is None or len(line) <= width or "\n" in line:
+        return line
+    lead = line[: len(line) - len(line.lstrip())]
+    return textwrap.fill(line, width, initial_indent="", subsequent_indent=lead + indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _findings_table(rows: list[list[Cell]], width: int | None = None) -> str:
+    """The findings table: the message wrapped to fit; the move column right-aligned when it
+    holds numbers, as tabulate would do."""
+    numbers = (0,) if any(isinstance(row[0], int) for row in rows) else ()
+    return fit_table(rows, _HEADERS, width, wrap=len(_HEADERS) - 1, numbers=numbers,
+                     spare=(5, 1))  # the rule (the code names it), the colour (the point)
+
+
+def render_text(report: FileReport, verbose: bool = False, width: int | None = None) -> str:
+    """The ``check`` report for people, within ``width`` columns (``None``: as wide as it is)."""
     out: list[str] = []
     loaded = report.loaded
     if report.unreadable:
@@ -95,20 +160,21 @@ def render_text(report: FileReport, verbose: bool = False) -> str:
         out.append(f"{report.path}: encoding {loaded.encoding} (guessed)")
     rows = _finding_rows(report.findings, verbose)
     if rows:
-        out.append(_findings_table(rows))
+        out.append(_findings_table(rows, width))
     for game in report.games:
-        out.append(game_verdict_line(report.path, game))
+        out.append(wrap_line(game_verdict_line(report.path, game), width))
         rows = _finding_rows(game.findings, verbose)
         if rows:
-            out.append(_findings_table(rows))
+            out.append(_findings_table(rows, width))
         if game.all_rules is not None:
-            out.append(render_all_rules(game.all_rules))
+            out.append(render_all_rules(game.all_rules, width))
     return "\n".join(out)
 
 
-def render_all_rules(rows: list[RulesetVerdicts]) -> str:
+def render_all_rules(rows: list[RulesetVerdicts], width: int | None = None) -> str:
     if not rows:
-        return "every move is legal under every preset (" + ", ".join(PRESETS) + ")"
+        return wrap_line("every move is legal under every preset (" + ", ".join(PRESETS) + ")",
+                         width)
     table: list[list[Cell]] = []
     for row in rows:
         cells: list[Cell] = [row.move, row.colour.letter if row.colour else "", row.point or ""]
@@ -116,9 +182,8 @@ def render_all_rules(rows: list[RulesetVerdicts]) -> str:
             rules = row.verdicts[name]
             cells.append(", ".join(rules) if rules else "legal")
         table.append(cells)
-    return "Verdict under each ruleset:\n" + tabulate(
-        table, headers=["move", "colour", "point", *PRESETS], tablefmt="simple"
-    )
+    return "Verdict under each ruleset:\n" + fit_table(
+        table, ["move", "colour", "point", *PRESETS], width, keep=3, numbers=(0,))
 
 
 def render_json(report: FileReport) -> str:
@@ -158,9 +223,13 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
     return rows
 
 
-def render_score_text(report: FileScore, markdown: bool = False) -> str:
-    """The ``score`` report for people: text tables, or CommonMark with GitHub tables (blocks
-    apart: a list of facts, the table, a list of explanations, the RE check)."""
+def render_score_text(report: FileScore, markdown: bool = False,
+                      width: int | None = None) -> str:
+    """The ``score`` report for people: text tables within ``width`` columns (``None``: as wide
+    as they are), or CommonMark with GitHub tables (blocks apart: a list of facts, the table, a
+    list of explanations, the RE check; never cut to a width)."""
+    if markdown:
+        width = None
     out: list[str] = []
     fmt = "github" if markdown else "simple"
     item, sub = ("- ", "  - ") if markdown else ("", "  ")
@@ -202,7 +271,17 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
         if fill:
             out.append(f"{item}points still to fill (false eyes, protective moves): "
                        + ", ".join(board.name(p) for p in fill))
-        table = tabulate(score_rows(game), headers=_SCORE_HEADERS, tablefmt=fmt)
+        rows = score_rows(game)
+        if width is None:
+            table = tabulate(rows, headers=_SCORE_HEADERS, tablefmt=fmt)
+        else:
+            # Compact: the result, total and komi first (what a reader looks for), then the
+            # components; the method goes with the ruleset's name (--wide, the JSON and
+            # `sgfcheck rules` show it). A table too wide for the terminal spills its last
+            # columns into a second one.
+            order = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
+            table = fit_table([[r[c] for c in order] for r in rows],
+                              [_SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
         for score in game.scores:
             for note in score.notes:
@@ -222,7 +301,7 @@ def render_score_text(report: FileScore, markdown: bool = False) -> str:
                 out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead.source))
             for a in rc.assumptions:
                 out.append(f"{item or sub}assumed ({a.code.code}): {a.message}")
-    return "\n".join(out)
+    return "\n".join(wrap_line(line, width) for line in out)
 
 
 def render_score_json(report: FileScore) -> str:
@@ -296,7 +375,8 @@ _LIFE_SOURCE_NOTE = {
 }
 
 
-def render_life_text(report: FileLife) -> str:
+def render_life_text(report: FileLife, width: int | None = None) -> str:
+    """The ``life`` report for people: a board and a table of chains, within ``width``."""
     out: list[str] = []
     path = report.path
     if report.check.unreadable:
@@ -326,25 +406,26 @@ def render_life_text(report: FileLife) -> str:
             rows.append([chain.colour.letter, chain.status.value, chain.source.value, conf,
                          len(chain.points), shown])
         if rows:
-            out.append(tabulate(rows, headers=["colour", "status", "source", "confidence",
-                                               "stones", "points"], tablefmt="simple"))
+            out.append(fit_table(rows, ["colour", "status", "source", "confidence", "stones",
+                                        "points"], width, wrap=5))
         counts: dict[str, int] = {}
         for chain in game.chains:
             counts[chain.status.value] = counts.get(chain.status.value, 0) + 1
         out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
-    return "\n".join(out)
+    return "\n".join(wrap_line(line, width) for line in out)
 
 
 # --- rules ---------------------------------------------------------------------------------------
 
 
-def render_rules_text(presets: dict[str, Ruleset]) -> str:
-    """Every preset's parameters side by side, then each preset's source."""
+def render_rules_text(presets: dict[str, Ruleset], width: int | None = None) -> str:
+    """Every preset's parameters side by side (in several tables when they do not fit), then
+    each preset's source."""
     names = list(presets)
     params = [p for p in next(iter(presets.values())).parameters() if p != "name"]
     rows = [[p] + [format_value(presets[n].parameters()[p]) for n in names] for p in params]
-    out = [tabulate(rows, headers=["parameter", *names], tablefmt="simple"), ""]
-    out.extend(f"{name}: {ruleset.source}" for name, ruleset in presets.items())
+    out = [fit_table(rows, ["parameter", *names], width, keep=1), ""]
+    out.extend(wrap_line(f"{name}: {ruleset.source}", width) for name, ruleset in presets.items())
     return "\n".join(out)
 
 
@@ -376,13 +457,14 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
     return rows
 
 
-def render_summary_text(summary: Summary) -> str:
-    """The summary table, the inputs that could not be read, and the first duplicate groups."""
-    out = [tabulate(summary_rows(summary), headers=["summary", ""], tablefmt="simple")]
+def render_summary_text(summary: Summary, width: int | None = None) -> str:
+    """The summary table, the inputs that could not be read, and the first duplicate groups,
+    within ``width``."""
+    out = [fit_table(summary_rows(summary), ["summary", ""], width, wrap=0, numbers=(1,))]
     out.extend(f"not read: {problem}" for problem in summary.problems)
     for title, groups in (("identical files", summary.identical_files),
                           ("same game in several records", summary.same_games)):
         out.extend(f"{title}: " + ", ".join(group) for group in groups[:10])
         if len(groups) > 10:
             out.append(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
-    return "\n".join(out)
+    return "\n".join(wrap_line(line, width) for line in out)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from sgfcheck.check import CheckOptions, GameReport, check_bytes, check_file
+
+# Text output fits the terminal (COLUMNS, else the terminal's width): tests read it at 100.
+os.environ["COLUMNS"] = "100"
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -58,8 +58,13 @@ def test_json_one_object_per_file_per_line() -> None:
 def test_all_rules_table() -> None:
     result = run("check", "--all-rules", str(FIXTURES / "psk-not-ssk.sgf"))
     assert result.exit_code == 0  # legal under its own (default) rules
-    row = [line for line in result.output.splitlines() if line.strip().startswith("10")][0]
-    assert row.count("positional superko") == 3  # tromp-taylor, ing, wmsg
+    # At 100 columns the ten presets are split into tables that fit, each with move 10's row.
+    rows = [line for line in result.output.splitlines() if line.strip().startswith("10")]
+    assert len(rows) > 1 and all(len(line) <= 100 for line in result.output.splitlines())
+    assert sum(row.count("positional superko") for row in rows) == 3  # tromp-taylor, ing, wmsg
+    wide = run("check", "--all-rules", "--wide", str(FIXTURES / "psk-not-ssk.sgf"))
+    (row,) = [line for line in wide.output.splitlines() if line.strip().startswith("10")]
+    assert row.count("positional superko") == 3
 
 
 def test_rules_override_and_result_parsed() -> None:
@@ -174,3 +179,32 @@ def test_help_has_examples_and_no_type_names_for_flags(command: str) -> None:
     assert "Examples:" in result.output and f"sgfcheck {command}" in result.output
     flags = [line for line in result.output.splitlines() if "<bool>" in line]
     assert len(flags) == 1 and "--help" in flags[0]  # Typer's own option alone
+
+
+FITTING = sorted(p.name for p in FIXTURES.glob("*.sgf"))
+
+
+@pytest.mark.parametrize("name", FITTING)
+def test_default_output_fits_in_100_columns(name: str) -> None:
+    path = str(FIXTURES / name)
+    for args in (["check", "-v", path], ["check", "--all-rules", path], ["score", path],
+                 ["score", "--all-rules", path], ["life", path]):
+        output = runner.invoke(app, args, env={"COLUMNS": "100"}).output
+        too_wide = [line for line in output.splitlines() if len(line) > 100]
+        assert too_wide == [], (args, too_wide[:2])
+
+
+def test_rules_batch_and_narrow_terminals_fit_too() -> None:
+    for columns in ("100", "60"):
+        for args in (["rules"], ["batch", str(FIXTURES), "--fail-on", "never"],
+                     ["check", "-v", str(FIXTURES / "sending-two-returning-one.sgf")]):
+            output = runner.invoke(app, args, env={"COLUMNS": columns}).output
+            assert max(len(line) for line in output.splitlines()) <= int(columns), args
+
+
+def test_wide_keeps_every_column_on_one_line() -> None:
+    wide = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--wide"]).output
+    header = next(line for line in wide.splitlines() if line.startswith("ruleset"))
+    assert header.split() == ["ruleset", "method", "colour", "empty", "to", "fill", "seki",
+                              "stones", "prisoners", "dead", "pass", "stones", "tax", "komi",
+                              "handicap", "bonus", "total", "result"]
