@@ -30,7 +30,7 @@ from sgfcheck.findings import Finding
 from sgfcheck.life import ChainStatus, chain_statuses
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.position import Position, analyse
-from sgfcheck.records import load_file
+from sgfcheck.records import LoadedFile, load_bytes, load_file
 from sgfcheck.replay import Replay, replay
 from sgfcheck.result_check import AS_JUDGED, CheckStatus, Outcome, ResultCheck, check_result
 from sgfcheck.results import Result
@@ -199,15 +199,27 @@ class FileScore:
 
 
 def score_file(path: str | Path, options: ScoreOptions | None = None) -> FileScore:
+    """Every game of a file counted under the rulesets of ``options``, with the RE check."""
     options = options or ScoreOptions()
-    checked = _check(path, options)
-    return FileScore(str(path), checked, [score_game(g, options) for g in checked.games])
+    return score_loaded(load_file(path, options.encoding, options.limits), options)
 
 
-def _check(path: str | Path, options: ScoreOptions) -> FileReport:
-    check_options = CheckOptions(rules=options.game_rules, komi=options.komi,
-                                 encoding=options.encoding, limits=options.limits)
-    return check_loaded(load_file(path, options.encoding, options.limits), check_options)
+def score_bytes(data: bytes, name: str = "<bytes>",
+                options: ScoreOptions | None = None) -> FileScore:
+    """As :func:`score_file`, for a record held in memory (an archive member, standard
+    input)."""
+    options = options or ScoreOptions()
+    return score_loaded(load_bytes(data, name, options.encoding, options.limits), options)
+
+
+def score_loaded(loaded: LoadedFile, options: ScoreOptions) -> FileScore:
+    checked = check_loaded(loaded, _check_options(options))
+    return FileScore(loaded.path, checked, [score_game(g, options) for g in checked.games])
+
+
+def _check_options(options: ScoreOptions) -> CheckOptions:
+    return CheckOptions(rules=options.game_rules, komi=options.komi, encoding=options.encoding,
+                        limits=options.limits)
 
 
 @dataclass
@@ -238,7 +250,18 @@ class FileLife:
 def life_file(path: str | Path, options: ScoreOptions | None = None) -> FileLife:
     """Each game's chains with their status, for ``sgfcheck life``."""
     options = options or ScoreOptions()
-    checked = _check(path, options)
+    return life_loaded(load_file(path, options.encoding, options.limits), options)
+
+
+def life_bytes(data: bytes, name: str = "<bytes>",
+               options: ScoreOptions | None = None) -> FileLife:
+    """As :func:`life_file`, for a record held in memory."""
+    options = options or ScoreOptions()
+    return life_loaded(load_bytes(data, name, options.encoding, options.limits), options)
+
+
+def life_loaded(loaded: LoadedFile, options: ScoreOptions) -> FileLife:
+    checked = check_loaded(loaded, _check_options(options))
     out = []
     for report in checked.games:
         life = GameLife(report)
@@ -250,4 +273,4 @@ def life_file(path: str | Path, options: ScoreOptions | None = None) -> FileLife
                 judged.replay.moves
             life.chains = chain_statuses(judged.replay.board, judged.dead)
         out.append(life)
-    return FileLife(str(path), checked, out)
+    return FileLife(loaded.path, checked, out)

@@ -39,7 +39,7 @@ from sgfcheck.adjudicate import GameScore, ScoreOptions, score_game
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.findings import Finding
-from sgfcheck.inputs import InputProblem, Item, WorkItem
+from sgfcheck.inputs import InputProblem, Item, Skipped, WorkItem
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, cap_memory
 from sgfcheck.reading import read_path
 from sgfcheck.records import load_bytes
@@ -52,8 +52,11 @@ from sgfcheck.schema import (
     batch_game_row,
     jsonl_line,
 )
-from sgfcheck.summary import Summary
+from sgfcheck.summary import NAMED, Summary
 from sgfcheck.symmetry import sequence_key
+
+Work = WorkItem | InputProblem
+"""What workers are handed: a record to read, or an input problem to report."""
 
 CHUNK = 8
 """Files handed to a worker at a time."""
@@ -119,7 +122,7 @@ class FileOutcome:
     """The input itself could not be used (a link loop, an unsafe archive member...)."""
 
 
-def _file_outcome(item: Item, findings: list[Finding], kind: ReportKind, *,
+def _file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
                   digest: bytes | None = None, timed_out: bool = False,
                   encoding_guessed: bool = False) -> FileOutcome:
     """The outcome of a file with no game: one row saying why."""
@@ -164,7 +167,7 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise _TimeLimit
 
 
-def process_item(item: Item, options: BatchOptions) -> FileOutcome:
+def process_item(item: Work, options: BatchOptions) -> FileOutcome:
     """Check and score one file (or report an input problem). Never raises."""
     kind = ReportKind(options.report_kind)
     if isinstance(item, InputProblem):
@@ -193,7 +196,7 @@ def process_item(item: Item, options: BatchOptions) -> FileOutcome:
             signal.signal(signal.SIGALRM, previous)
 
 
-def _timed_out(item: Item, options: BatchOptions) -> FileOutcome:
+def _timed_out(item: Work, options: BatchOptions) -> FileOutcome:
     finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
     return _file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
 
@@ -235,16 +238,16 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
 
 
-def _process_chunk(items: list[Item]) -> list[FileOutcome]:
+def _process_chunk(items: list[Work]) -> list[FileOutcome]:
     return [process_item(item, _options) for item in items]
 
 
 # --- orchestration (main process) --------------------------------------------------------------
 
 
-def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+def _chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
     """Chunks of ``size`` items, cut short at :data:`CHUNK_BYTES` of member data."""
-    chunk: list[Item] = []
+    chunk: list[Work] = []
     held = 0
     for item in items:
         chunk.append(item)
@@ -257,7 +260,7 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
-def _held(item: Item) -> int:
+def _held(item: Work) -> int:
     """Bytes of an archive member the main process holds for an item (files are read by the
     worker)."""
     return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
@@ -267,11 +270,11 @@ def _held(item: Item) -> int:
 class _Slot:
     """Files handed to a worker together, and the future of their outcomes."""
 
-    items: list[Item]
+    items: list[Work]
     future: Future[list[FileOutcome]]
 
 
-def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutcome]:
+def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
     """Process items with ``options.jobs`` worker processes (at least one: the main process only
     walks and writes), yielding outcomes in input order. Never raises for a file."""
     jobs = options.jobs or os.cpu_count() or 1
@@ -279,7 +282,7 @@ def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutc
     pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=_init_worker,
                        initargs=(options,), context=ctx)
 
-    def submit(chunk: list[Item]) -> _Slot:
+    def submit(chunk: list[Work]) -> _Slot:
         hard = options.timeout * len(chunk) + GRACE if options.timeout > 0 else None
         return _Slot(chunk, pool.schedule(_process_chunk, (chunk,), timeout=hard))
 
@@ -301,7 +304,7 @@ def run_items(items: Iterable[Item], options: BatchOptions) -> Iterator[FileOutc
         pool.join()
 
 
-def _settle(pending: deque[_Slot], submit: Callable[[list[Item]], _Slot],
+def _settle(pending: deque[_Slot], submit: Callable[[list[Work]], _Slot],
             options: BatchOptions) -> list[FileOutcome]:
     """The outcomes of the oldest slot. When its worker died or hung, a chunk of several files is
     run again file by file (in its place, so the order holds), and a single file that did it is
@@ -319,7 +322,7 @@ def _settle(pending: deque[_Slot], submit: Callable[[list[Item]], _Slot],
     return outcomes
 
 
-def _lost(item: Item, exc: BaseException, options: BatchOptions) -> FileOutcome:
+def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
     """The row of a file whose worker did not come back."""
     if isinstance(exc, FutureTimeout):
         return _timed_out(item, options)
@@ -344,8 +347,15 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
     done = done or set()
     start = time.perf_counter()
 
-    def todo() -> Iterator[Item]:
+    def todo() -> Iterator[Work]:
         for item in items:
+            if isinstance(item, Skipped):  # said in the summary, never read
+                summary.not_records += 1
+                if len(summary.not_record_names) < NAMED:
+                    path, member = item.key
+                    summary.not_record_names.append(path if member is None
+                                                    else f"{path}:{member}")
+                continue
             if written_key(options.report_kind, item.key) in done:
                 summary.skipped += 1
                 continue

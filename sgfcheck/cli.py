@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -17,9 +17,10 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from sgfcheck import __version__
-from sgfcheck.adjudicate import ScoreOptions, life_file, score_file
+from sgfcheck import findings as F
+from sgfcheck.adjudicate import ScoreOptions, life_loaded, score_loaded
 from sgfcheck.batch import BatchOptions, run_batch
-from sgfcheck.check import CheckOptions, check_file
+from sgfcheck.check import CheckOptions, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.encoding import codec_for
 from sgfcheck.engines import OPENCL_HELP, engine_statuses, install_katago, opencl_present
@@ -32,13 +33,14 @@ from sgfcheck.exits import (
     life_status,
     score_status,
 )
+from sgfcheck.findings import Finding
 from sgfcheck.formats import FORMAT_NAMES, RecordFormat
-from sgfcheck.inputs import iter_inputs
+from sgfcheck.inputs import InputProblem, Skipped, is_archive_name, iter_inputs
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
-from sgfcheck.reading import read_path
-from sgfcheck.records import load_file, to_sgf
+from sgfcheck.reading import read_path, read_standard_input
+from sgfcheck.records import LoadedFile, load_bytes, load_file, to_sgf
 from sgfcheck.report import (
     render_json,
     render_life_text,
@@ -57,6 +59,7 @@ from sgfcheck.schema import (
     json_document,
     json_text,
     presets_dict,
+    skipped_dict,
     summary_dict,
 )
 from sgfcheck.summary import Summary
@@ -169,8 +172,7 @@ def _validate(rules: list[str], encoding: str | None, komi: float | None = None)
     "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
     "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf"))
 def check(
-    files: Annotated[list[Path], typer.Argument(
-        metavar="FILE...", help="Records to check (SGF, GIB, NGF, UGF).", show_default=False)],
+    files: InputsArgument,
     rules: Annotated[
         str, typer.Option(metavar="NAME", help="Ruleset: 'auto' (from RU), a preset, or "
                           "preset:param=value,...")
@@ -211,13 +213,20 @@ def check(
                            variations=variations, all_rules=all_rules, encoding=encoding,
                            limits=_limits(limit))
     status = ExitStatus.OK
-    for path in files:
-        report = check_file(path, options)
+    read = 0
+    for loaded in _loaded(files, encoding, options.limits):
+        if isinstance(loaded, Skipped):
+            _skipped(loaded, output_format is Format.json)
+            continue
+        read += 1
+        report = check_loaded(loaded, options)
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
             _say(render_text(report, verbose, _width(wide)))
         status = max(status, check_status(report))
+    if not read:
+        raise _usage_error("no record in the inputs (see the files skipped above)")
     raise typer.Exit(status)
 
 
@@ -227,8 +236,7 @@ def check(
     "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
     "sgfcheck score --dead-stones katago --format json games/*.sgf"))
 def score(
-    files: Annotated[list[Path], typer.Argument(
-        metavar="FILE...", help="Records to score (SGF, GIB, NGF, UGF).", show_default=False)],
+    files: InputsArgument,
     rules: Annotated[
         str | None,
         typer.Option(metavar="NAME,...", help="Rows to show besides the game's own ruleset, "
@@ -283,7 +291,7 @@ def score(
     if dead and alive:
         raise _usage_error("--dead and --alive exclude each other")
     limits = _limits(limit)
-    _check_move(move, files, encoding, limits)
+    inputs = _inputs(files, encoding, limits, move)
     dead_points = tuple(p.strip() for p in dead.split(",") if p.strip()) if dead else ()
     for name in dead_points:
         try:
@@ -295,8 +303,14 @@ def score(
                            dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
     reports = []
-    for path in files:
-        report = score_file(path, options)
+    for loaded in inputs:
+        if isinstance(loaded, Skipped):
+            if output_format is ScoreFormat.csv:
+                _say(f"{loaded.path}: skipped, {loaded.reason}", err=True)
+            else:
+                _skipped(loaded, output_format is ScoreFormat.json)
+            continue
+        report = score_loaded(loaded, options)
         reports.append(report)
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
@@ -304,6 +318,8 @@ def score(
             _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown,
                                    width=_width(wide)))
         status = max(status, score_status(report))
+    if not reports:
+        raise _usage_error("no record in the inputs (see the files skipped above)")
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
     raise typer.Exit(status)
@@ -314,8 +330,7 @@ def score(
     "sgfcheck life --move 150 --format json game.sgf",
     "sgfcheck life --dead-stones gnugo game.sgf"))
 def life(
-    files: Annotated[list[Path], typer.Argument(
-        metavar="FILE...", help="Records (SGF, GIB, NGF, UGF).", show_default=False)],
+    files: InputsArgument,
     move: Annotated[
         int | None, typer.Option(metavar="N",
                                  help="The position after this move instead of the final one.")
@@ -335,16 +350,23 @@ def life(
     unreadable input.
     """
     limits = _limits(limit)
-    _check_move(move, files, None, limits)
+    inputs = _inputs(files, None, limits, move)
     options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
-    for path in files:
-        report = life_file(path, options)
+    read = 0
+    for loaded in inputs:
+        if isinstance(loaded, Skipped):
+            _skipped(loaded, output_format is Format.json)
+            continue
+        read += 1
+        report = life_loaded(loaded, options)
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
         else:
             _say(render_life_text(report, _width(wide)))
         status = max(status, life_status(report))
+    if not read:
+        raise _usage_error("no record in the inputs (see the files skipped above)")
     raise typer.Exit(status)
 
 
@@ -453,20 +475,68 @@ def batch(
     raise typer.Exit(batch_status(summary, fail_on))
 
 
-def _check_move(move: int | None, files: list[Path], encoding: str | None,
-                limits: Limits) -> None:
-    """``--move N`` past the end of a game is a usage error, before any work (it was clamped to
-    the last move without a word)."""
+InputsArgument = Annotated[list[str], typer.Argument(
+    metavar="INPUT...", show_default=False,
+    help="Records (SGF, GIB, NGF, UGF), folders (recursive), globs, .zip/.tar/.tar.gz archives, "
+         "or '-' for one record on standard input.")]
+
+
+def _loaded(args: list[str], encoding: str | None, limits: Limits
+            ) -> Iterator[LoadedFile | Skipped]:
+    """Each input read: a path as it is (a missing one is SGF001), a folder, glob or archive
+    expanded as ``batch`` expands them, ``-`` one record from standard input; files that are not
+    records by their name come as :class:`Skipped`, input problems as unreadable files."""
+    for arg in args:
+        if arg == "-":
+            read = read_standard_input(sys.stdin.buffer, limits)
+            yield (LoadedFile("-", None, False, [], read.findings) if read.data is None
+                   else load_bytes(read.data, "-", encoding, limits))
+        elif not (os.path.isdir(arg) or is_archive_name(arg) or (
+                any(ch in arg for ch in "*?[") and not os.path.exists(arg))):
+            yield load_file(arg, encoding, limits)
+        else:
+            for item in iter_inputs([arg], None, limits):
+                if isinstance(item, Skipped):
+                    yield item
+                    continue
+                name = item.path if item.member is None else f"{item.path}:{item.member}"
+                if isinstance(item, InputProblem):
+                    yield LoadedFile(name, None, False, [], [Finding(F.SGF_INPUT, item.message)])
+                elif item.data is None:
+                    yield load_file(item.path, encoding, limits)
+                else:
+                    yield load_bytes(item.data, name, encoding, limits)
+
+
+def _skipped(item: Skipped, as_json: bool) -> None:
+    """A file that is not a record, named with the reason (stdout, as the reports are)."""
+    path, member = item.key
+    name = path if member is None else f"{path}:{member}"
+    if as_json:
+        typer.echo(json_text(skipped_dict(name, item.reason)))
+    else:
+        _say(f"{name}: skipped, {item.reason}")
+
+
+def _inputs(files: list[str], encoding: str | None, limits: Limits,
+            move: int | None) -> Iterable[LoadedFile | Skipped]:
+    """The inputs of ``score`` and ``life``. With ``--move N``, all are read first: a move past
+    the end of a game is a usage error before any work (it was clamped to the last move without
+    a word)."""
     if move is None:
-        return
+        return _loaded(files, encoding, limits)
     if move < 0:
         raise _usage_error("--move takes a move number from 0")
-    for path in files:
-        for game in load_file(path, encoding, limits).games:
+    inputs = list(_loaded(files, encoding, limits))
+    for loaded in inputs:
+        if isinstance(loaded, Skipped):
+            continue
+        for game in loaded.games:
             count = game.main_line().move_count if game.playable else 0
             if move > count:
-                raise _usage_error(f"--move {move}: {path} game {game.index + 1} has {count} "
-                                   "moves")
+                raise _usage_error(f"--move {move}: {loaded.path} game {game.index + 1} has "
+                                   f"{count} moves")
+    return inputs
 
 
 def _check_writable(option: str, path: Path | None) -> None:

@@ -58,7 +58,23 @@ class InputProblem:
         return (self.path, self.member)
 
 
-Item = WorkItem | InputProblem
+@dataclass(frozen=True)
+class Skipped:
+    """A file met in a folder, a glob or an archive that is not a record by its name: named
+    with the reason, never read."""
+
+    path: str
+    member: str | None
+    reason: str
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        return (self.path, self.member)
+
+
+NOT_A_RECORD = "not a record (.sgf, .gib, .ngf, .ugf, .ugi) nor an archive"
+
+Item = WorkItem | InputProblem | Skipped
 
 
 def is_record_name(name: str) -> bool:
@@ -100,6 +116,8 @@ def _expand(arg: str, explicit: bool, limits: Limits) -> Iterator[Item]:
         # when the file is read (sgfcheck.reading).
         if explicit or is_record_name(arg):
             yield WorkItem(arg)
+        else:
+            yield Skipped(arg, None, NOT_A_RECORD)
     elif os.path.exists(arg):
         if is_record_name(arg):
             yield InputProblem(arg, None, f"{_kind(arg)}, not a record file; not read")
@@ -173,6 +191,8 @@ def _walk(top: str, limits: Limits) -> Iterator[Item]:
                 yield from _archive(entry.path, limits)
             elif is_record_name(entry.name):
                 yield WorkItem(entry.path)
+            else:
+                yield Skipped(entry.path, None, NOT_A_RECORD)
         # Files of a folder first, then its subfolders in name order.
         stack.extend(reversed(subfolders))
 
@@ -251,7 +271,10 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
     budget = _Budget(path, limits)
     with zipfile.ZipFile(path) as archive:
         for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if info.is_dir() or not is_record_name(info.filename):
+            if info.is_dir():
+                continue
+            if not is_record_name(info.filename):
+                yield Skipped(path, info.filename, NOT_A_RECORD)
                 continue
             problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
             if problem:
@@ -295,6 +318,7 @@ def _tar(path: str, limits: Limits) -> Iterator[Item]:
                     yield InputProblem(path, info.name, f"{what} inside the archive; not read")
                 continue
             if not is_record_name(info.name):
+                yield Skipped(path, info.name, NOT_A_RECORD)
                 continue
             problem = budget.member_problem(info.name, info.size, None)
             if problem:

@@ -15,6 +15,7 @@ import select
 import stat
 import time
 from dataclasses import dataclass, field
+from typing import IO
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
@@ -117,3 +118,17 @@ def read_stream(fd: int, limits: Limits = DEFAULT_LIMITS, what: str = "standard 
         if size > limits.file_size:
             return ReadBytes(None, [_too_large(limits, what)])
     return ReadBytes(b"".join(parts))
+
+
+def read_standard_input(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> ReadBytes:
+    """A record from standard input: through its descriptor (:func:`read_stream`, with the
+    bounded wait) when it has one, else from the stream itself (an in-memory stream in tests or
+    library use), up to the size limit either way."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        data = stream.read(limits.file_size + 1)
+        if len(data) > limits.file_size:
+            return ReadBytes(None, [_too_large(limits, "standard input")])
+        return ReadBytes(data)
+    return read_stream(fd, limits)

@@ -439,6 +439,7 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
         ("games", summary.games),
         ("unreadable files", summary.unreadable),
         ("input problems (links, archive members)", summary.input_problems),
+        ("not records (skipped, named below)", summary.not_records),
         ("time limit exceeded", summary.timeouts),
         ("encodings guessed", summary.encodings_guessed),
         ("games with illegal moves", summary.games_with_illegal),
@@ -462,6 +463,10 @@ def render_summary_text(summary: Summary, width: int | None = None) -> str:
     within ``width``."""
     out = [fit_table(summary_rows(summary), ["summary", ""], width, wrap=0, numbers=(1,))]
     out.extend(f"not read: {problem}" for problem in summary.problems)
+    out.extend(f"skipped, not a record: {name}" for name in summary.not_record_names[:20])
+    if summary.not_records > 20:
+        out.append(f"skipped, not a record: {summary.not_records - 20} more (see "
+                   "--summary-json)")
     for title, groups in (("identical files", summary.identical_files),
                           ("same game in several records", summary.same_games)):
         out.extend(f"{title}: " + ", ".join(group) for group in groups[:10])

@@ -335,6 +335,12 @@ def batch_file_csv(path: str, member: str | None, findings: list[Finding]) -> li
                     " ".join(errors), "", "", "", "", "", "", "", ""])
 
 
+def skipped_dict(name: str, reason: str) -> JSON:
+    """A file met in a folder or archive that is not a record (``check``/``score``/``life``
+    JSON: one object per input)."""
+    return {"file": name, "readable": False, "skipped": reason, "findings": [], "games": []}
+
+
 def summary_dict(s: Summary) -> JSON:
     return {
         "files": s.files, "skipped": s.skipped, "games": s.games,
@@ -346,6 +352,7 @@ def summary_dict(s: Summary) -> JSON:
         "result_checks_by_basis": {basis: dict(counts) for basis, counts in
                                    sorted(s.result_checks_by_basis.items())},
         "identical_files": s.identical_files, "same_games": s.same_games,
+        "not_records": s.not_records, "not_record_names": s.not_record_names,
         "elapsed": round(s.elapsed, 3),
         "games_per_second": round(s.games / s.elapsed, 1) if s.elapsed else None,
         "peak_rss_mb_per_worker": round(s.peak_rss_mb, 1),

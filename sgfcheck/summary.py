@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+NAMED = 1000
+"""Files skipped as not records named in the summary at most (all are counted)."""
+
 
 @dataclass
 class Summary:
@@ -32,7 +35,11 @@ class Summary:
     same_games: list[list[str]] = field(default_factory=list)
     elapsed: float = 0.0
     peak_rss_mb: float = 0.0
-    """Largest resident set of a worker (the main process itself when --jobs 1)."""
+    """Largest resident set of a worker."""
+    not_records: int = 0
+    """Files met in folders, globs and archives that are not records by their name."""
+    not_record_names: list[str] = field(default_factory=list)
+    """The first :data:`NAMED` of them."""
     problems: list[str] = field(default_factory=list)
     """The first inputs that could not be read, with why (all of them are rows in the report)."""
 

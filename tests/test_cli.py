@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import zipfile
+from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
@@ -208,3 +210,62 @@ def test_wide_keeps_every_column_on_one_line() -> None:
     assert header.split() == ["ruleset", "method", "colour", "empty", "to", "fill", "seki",
                               "stones", "prisoners", "dead", "pass", "stones", "tax", "komi",
                               "handicap", "bonus", "total", "result"]
+
+
+def _mixed_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "games"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "ko.sgf").write_bytes((FIXTURES / "ko.sgf").read_bytes())
+    (folder / "notes.txt").write_text("not a record")
+    (folder / "sub" / "seki.SGF").write_bytes((FIXTURES / "seki.sgf").read_bytes())
+    return folder
+
+
+@pytest.mark.parametrize("command", ["check", "score", "life"])
+def test_every_command_reads_folders_and_names_what_it_skips(tmp_path: Path,
+                                                             command: str) -> None:
+    folder = _mixed_folder(tmp_path)
+    result = runner.invoke(app, [command, str(folder), "--format", "json"])
+    objects = [json.loads(line) for line in result.output.splitlines()]
+    assert [Path(o["file"]).name for o in objects] == ["ko.sgf", "notes.txt", "seki.SGF"]
+    assert objects[1]["skipped"] == "not a record (.sgf, .gib, .ngf, .ugf, .ugi) nor an archive"
+    text = runner.invoke(app, [command, str(folder)]).output
+    assert f"{folder / 'notes.txt'}: skipped, not a record" in text
+
+
+@pytest.mark.parametrize("command", ["check", "score", "life"])
+def test_every_command_reads_a_record_on_standard_input(command: str) -> None:
+    data = (FIXTURES / "ko.sgf").read_bytes()
+    result = runner.invoke(app, [command, "-", "--format", "json"], input=data)
+    obj = json.loads(result.output)
+    assert obj["file"] == "-" and len(obj["games"]) == 1
+
+
+def test_check_reads_archives_and_globs(tmp_path: Path) -> None:
+    folder = _mixed_folder(tmp_path)
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.write(folder / "ko.sgf", "ko.sgf")
+        z.write(folder / "notes.txt", "notes.txt")
+    result = runner.invoke(app, ["check", str(archive), str(folder / "*.sgf"), "--format",
+                                 "json"])
+    names = [json.loads(line)["file"] for line in result.output.splitlines()]
+    assert names == [f"{archive}:ko.sgf", f"{archive}:notes.txt", str(folder / "ko.sgf")]
+    assert result.exit_code == 1  # ko.sgf's illegal retake
+
+
+def test_inputs_with_no_record_are_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("x")
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 2 and "no record in the inputs" in result.output
+
+
+def test_batch_summary_names_the_files_it_skipped(tmp_path: Path) -> None:
+    folder = _mixed_folder(tmp_path)
+    summary = tmp_path / "s.json"
+    result = runner.invoke(app, ["batch", str(folder), "--summary-json", str(summary),
+                                 "--fail-on", "never"])
+    assert f"skipped, not a record: {folder / 'notes.txt'}" in result.output
+    data = json.loads(summary.read_text())
+    assert data["not_records"] == 1 and data["not_record_names"] == [str(folder / "notes.txt")]
+    assert data["files"] == 2
