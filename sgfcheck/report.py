@@ -192,9 +192,11 @@ def render_json(report: FileReport) -> str:
 
 # --- scores ------------------------------------------------------------------------------------
 
-_SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "to fill", "seki", "stones",
-                  "prisoners", "dead", "pass stones", "tax", "komi", "handicap", "bonus", "total",
-                  "result"]
+_SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excluded", "stones",
+                  "prisoners", "dead", "pass_stones", "tax", "komi", "handicap_bonus",
+                  "pass_bonus", "total", "result"]
+"""The components by their JSON names (:func:`sgfcheck.schema.side_dict`), as counts."""
+_SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
 
 
 def score_rows(game: GameScore) -> list[list[Cell]]:
@@ -207,13 +209,13 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
                 score.method.value if first else "",
                 colour.letter,
                 side.empty,
-                -side.must_fill or "",
-                -side.seki_excluded or "",
+                side.must_fill or "",
+                side.seki_excluded or "",
                 side.stones or "",
                 side.prisoners or "",
                 side.dead or "",
                 side.pass_stones or "",
-                -side.tax or "",
+                side.tax or "",
                 f"{side.komi:g}" if side.komi else "",
                 side.handicap_bonus or "",
                 f"{side.pass_bonus:g}" if side.pass_bonus else "",
@@ -283,6 +285,9 @@ def render_score_text(report: FileScore, markdown: bool = False,
             table = fit_table([[r[c] for c in order] for r in rows],
                               [_SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
+        if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
+               for _, s in sc.sides()):
+            out.append(f"{item}{_SUBTRACTED}")
         for score in game.scores:
             for note in score.notes:
                 out.append(f"{item}{score.ruleset.name}: {note}")

@@ -214,7 +214,8 @@ def file_score_dict(report: FileScore) -> JSON:
                       for g in report.games]}
 
 
-SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "to_fill", "seki",
+SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "must_fill",
+                     "seki_excluded",
                      "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
                      "handicap_bonus", "pass_bonus", "total", "margin", "winner",
                      "result_check", "result_basis"]

@@ -11,6 +11,7 @@ from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from sgfcheck.cli import app
+from sgfcheck.schema import SCORE_CSV_COLUMNS
 
 runner = CliRunner()
 
@@ -158,8 +159,10 @@ def test_score_markdown_is_commonmark_blocks_not_one_paragraph() -> None:
                                  "chinese,japanese", "--format", "markdown"])
     tokens = MarkdownIt("commonmark").enable("table").parse(result.output)
     blocks = [t.type for t in tokens if t.level == 0 and t.type.endswith("_open")]
-    assert blocks == ["heading_open", "bullet_list_open", "table_open", "paragraph_open",
-                      "bullet_list_open", "paragraph_open", "bullet_list_open"]
+    # heading; facts; table; "must_fill, seki_excluded and tax are taken from the total";
+    # "Why the rows differ" and its list; the RE check and what it rests on.
+    assert blocks == ["heading_open", "bullet_list_open", "table_open", "bullet_list_open",
+                      "paragraph_open", "bullet_list_open", "paragraph_open", "bullet_list_open"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 5  # the header and one row per ruleset and colour
 
@@ -207,9 +210,12 @@ def test_rules_batch_and_narrow_terminals_fit_too() -> None:
 def test_wide_keeps_every_column_on_one_line() -> None:
     wide = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--wide"]).output
     header = next(line for line in wide.splitlines() if line.startswith("ruleset"))
-    assert header.split() == ["ruleset", "method", "colour", "empty", "to", "fill", "seki",
-                              "stones", "prisoners", "dead", "pass", "stones", "tax", "komi",
-                              "handicap", "bonus", "total", "result"]
+    # The components by the names of the JSON and the CSV.
+    assert header.split() == ["ruleset", "method", "colour", "empty", "must_fill",
+                              "seki_excluded", "stones", "prisoners", "dead", "pass_stones", "tax",
+                              "komi", "handicap_bonus", "pass_bonus", "total", "result"]
+    components = header.split()[3:-2]
+    assert components == [c for c in SCORE_CSV_COLUMNS if c in components]
 
 
 def _mixed_folder(tmp_path: Path) -> Path:
