@@ -287,7 +287,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
         out += ["", table, ""] if markdown else [table]
         if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
                for _, s in sc.sides()):
-            out.append(f"{item}{_SUBTRACTED}")
+            out += [f"{item}{_SUBTRACTED}", ""] if markdown else [_SUBTRACTED]
         for score in game.scores:
             for note in score.notes:
                 out.append(f"{item}{score.ruleset.name}: {note}")
