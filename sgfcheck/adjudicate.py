@@ -10,6 +10,7 @@ asked for (:mod:`sgfcheck.count`), explain the differences (:mod:`sgfcheck.expla
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -212,9 +213,16 @@ def score_bytes(data: bytes, name: str = "<bytes>",
     return score_loaded(load_bytes(data, name, options.encoding, options.limits), options)
 
 
-def score_loaded(loaded: LoadedFile, options: ScoreOptions) -> FileScore:
+def score_loaded(loaded: LoadedFile, options: ScoreOptions,
+                 on_game: Callable[[], None] | None = None) -> FileScore:
+    """Score every game of a file read already; ``on_game`` is called after each (progress)."""
     checked = check_loaded(loaded, _check_options(options))
-    return FileScore(loaded.path, checked, [score_game(g, options) for g in checked.games])
+    games = []
+    for game in checked.games:
+        games.append(score_game(game, options))
+        if on_game is not None:
+            on_game()
+    return FileScore(loaded.path, checked, games)
 
 
 def _check_options(options: ScoreOptions) -> CheckOptions:
@@ -260,10 +268,14 @@ def life_bytes(data: bytes, name: str = "<bytes>",
     return life_loaded(load_bytes(data, name, options.encoding, options.limits), options)
 
 
-def life_loaded(loaded: LoadedFile, options: ScoreOptions) -> FileLife:
+def life_loaded(loaded: LoadedFile, options: ScoreOptions,
+                on_game: Callable[[], None] | None = None) -> FileLife:
+    """Every chain of every game of a file read already; ``on_game`` after each (progress)."""
     checked = check_loaded(loaded, _check_options(options))
     out = []
     for report in checked.games:
+        if on_game is not None:
+            on_game()
         life = GameLife(report)
         judged = judge_position(report, options)
         if judged.replay is None or judged.dead is None:

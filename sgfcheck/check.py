@@ -8,6 +8,7 @@ preset gets its verdict under each (:class:`RulesetVerdicts`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -255,10 +256,14 @@ def compare_rulesets(game: GameRecord, line: Line) -> list[RulesetVerdicts]:
     return rows
 
 
-def check_loaded(loaded: LoadedFile, options: CheckOptions) -> FileReport:
+def check_loaded(loaded: LoadedFile, options: CheckOptions,
+                 on_game: Callable[[], None] | None = None) -> FileReport:
+    """Check every game of a file read already; ``on_game`` is called after each (progress)."""
     report = FileReport(loaded.path, loaded)
     for game in loaded.games:
         report.games.append(check_game(game, options))
+        if on_game is not None:
+            on_game()
     return report
 
 

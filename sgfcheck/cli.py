@@ -14,7 +14,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from sgfcheck import __version__
 from sgfcheck import findings as F
@@ -35,7 +46,7 @@ from sgfcheck.exits import (
 )
 from sgfcheck.findings import Finding
 from sgfcheck.formats import FORMAT_NAMES, RecordFormat
-from sgfcheck.inputs import InputProblem, Skipped, is_archive_name, iter_inputs
+from sgfcheck.inputs import InputProblem, Skipped, count_records, is_archive_name, iter_inputs
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
@@ -91,6 +102,10 @@ LIMIT_HELP_TEXT = (
 WideOption = Annotated[
     bool, typer.Option("--wide", metavar="", help="Tables as wide as they are: every column, no "
                        "wrapping (default: fit the terminal, COLUMNS, or 100 columns)."),
+]
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", metavar="", help="No progress display (it only ever "
+                       "shows on a terminal, on standard error)."),
 ]
 LimitOption = Annotated[
     list[str] | None,
@@ -203,6 +218,7 @@ def check(
     ] = False,
     limit: LimitOption = None,
     wide: WideOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Replay each game and report every illegal move.
 
@@ -214,17 +230,20 @@ def check(
                            limits=_limits(limit))
     status = ExitStatus.OK
     read = 0
+    track = _Tracker(files, quiet)
     for loaded in _loaded(files, encoding, options.limits):
         if isinstance(loaded, Skipped):
             _skipped(loaded, output_format is Format.json)
             continue
         read += 1
-        report = check_loaded(loaded, options)
+        report = check_loaded(loaded, options, track.file_read(len(loaded.games)))
+        track.file_done()
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
             _say(render_text(report, verbose, _width(wide)))
         status = max(status, check_status(report))
+    track.bar.close()
     if not read:
         raise _usage_error("no record in the inputs (see the files skipped above)")
     raise typer.Exit(status)
@@ -278,6 +297,7 @@ def score(
     ] = None,
     limit: LimitOption = None,
     wide: WideOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
@@ -303,6 +323,7 @@ def score(
                            dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
     reports = []
+    track = _Tracker(files, quiet)
     for loaded in inputs:
         if isinstance(loaded, Skipped):
             if output_format is ScoreFormat.csv:
@@ -310,7 +331,8 @@ def score(
             else:
                 _skipped(loaded, output_format is ScoreFormat.json)
             continue
-        report = score_loaded(loaded, options)
+        report = score_loaded(loaded, options, track.file_read(len(loaded.games)))
+        track.file_done()
         reports.append(report)
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
@@ -318,6 +340,7 @@ def score(
             _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown,
                                    width=_width(wide)))
         status = max(status, score_status(report))
+    track.bar.close()
     if not reports:
         raise _usage_error("no record in the inputs (see the files skipped above)")
     if output_format is ScoreFormat.csv:
@@ -343,6 +366,7 @@ def life(
                              ] = Format.text,
     limit: LimitOption = None,
     wide: WideOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
 
@@ -354,17 +378,20 @@ def life(
     options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=limits)
     status = ExitStatus.OK
     read = 0
+    track = _Tracker(files, quiet)
     for loaded in inputs:
         if isinstance(loaded, Skipped):
             _skipped(loaded, output_format is Format.json)
             continue
         read += 1
-        report = life_loaded(loaded, options)
+        report = life_loaded(loaded, options, track.file_read(len(loaded.games)))
+        track.file_done()
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
         else:
             _say(render_life_text(report, _width(wide)))
         status = max(status, life_status(report))
+    track.bar.close()
     if not read:
         raise _usage_error("no record in the inputs (see the files skipped above)")
     raise typer.Exit(status)
@@ -420,6 +447,7 @@ def batch(
     ] = DeadStoneChoice.MARKUP,
     limit: LimitOption = None,
     wide: WideOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Check and score every game of an archive; one report row per game, a summary at the end.
 
@@ -455,7 +483,7 @@ def batch(
         fresh = resume is None or not target.exists() or target.stat().st_size == 0
         stream = open(target, "w" if resume is None else "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed in finally
         writer = ReportWriter(stream, kind, write_header=fresh)
-    progress, finish = _batch_progress()
+    progress, finish = _batch_progress(inputs, quiet)
     try:
         summary = run_batch(items, options, writer, done, progress)
     except KeyboardInterrupt:
@@ -552,24 +580,92 @@ def _check_writable(option: str, path: Path | None) -> None:
         raise _usage_error(f"{option} {path}: not writable")
 
 
-def _batch_progress() -> tuple[Callable[[Summary], None], Callable[[], None]]:
-    """A rich progress display on a terminal, plain log lines otherwise."""
-    if sys.stderr.isatty():
-        display = Progress(SpinnerColumn(), TextColumn("{task.description}"),
-                           TimeElapsedColumn(), transient=True)
-        task = display.add_task("starting", total=None)
-        display.start()
+class _RateColumn(ProgressColumn):
+    """Items per second (rich's own speed column is for bytes)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} {task.fields.get('unit', '')}/s" if speed else "")
+
+
+class ProgressBar:
+    """A progress bar on standard error with a total (when known), the count, the rate, the time
+    left and the time taken; nothing at all when ``enabled`` is false (standard error is not a
+    terminal, or ``--quiet``). The total may grow as inputs are read (games of each file)."""
+
+    def __init__(self, unit: str, total: int | None, enabled: bool,
+                 console: Console | None = None) -> None:
+        self.display: Progress | None = None
+        if not enabled:
+            return
+        self.display = Progress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), _RateColumn(), TimeRemainingColumn(),
+                                TimeElapsedColumn(), console=console or Console(stderr=True),
+                                transient=True)
+        self.task = self.display.add_task(unit, total=total, unit=unit)
+        self.display.start()
+
+    def add_total(self, n: int) -> None:
+        if self.display is not None:
+            total = self.display.tasks[0].total or 0
+            self.display.update(self.task, total=total + n)
+
+    def advance(self, n: int = 1) -> None:
+        if self.display is not None:
+            self.display.advance(self.task, n)
+
+    def update(self, completed: int, description: str | None = None) -> None:
+        if self.display is not None:
+            self.display.update(self.task, completed=completed, description=description)
+
+    def close(self) -> None:
+        if self.display is not None:
+            self.display.stop()
+
+
+def _showing(quiet: bool) -> bool:
+    return not quiet and sys.stderr.isatty()
+
+
+class _Tracker:
+    """Progress of ``check``/``score``/``life``: over files (their total counted first) when the
+    inputs hold several records, over games (known once the file is read) when they hold one."""
+
+    def __init__(self, inputs: list[str], quiet: bool) -> None:
+        showing = _showing(quiet)
+        files = count_records(inputs) if showing else None
+        self.per_file = files is None or files > 1
+        self.bar = ProgressBar("files" if self.per_file else "games",
+                               files if self.per_file else 0, showing)
+
+    def file_read(self, games: int) -> Callable[[], None] | None:
+        """Before a file's games: the callback for each game (None when counting files)."""
+        if self.per_file:
+            return None
+        self.bar.add_total(games)
+        return self.bar.advance
+
+    def file_done(self) -> None:
+        if self.per_file:
+            self.bar.advance()
+
+
+def _batch_progress(inputs: list[str], quiet: bool
+                    ) -> tuple[Callable[[Summary], None], Callable[[], None]]:
+    """A progress bar over the records on a terminal (their total counted first where that is
+    cheap), plain log lines every 10 s otherwise; nothing with ``--quiet``."""
+    if _showing(quiet):
+        bar = ProgressBar("files", count_records(inputs), True)
 
         def update(summary: Summary) -> None:
-            display.update(task, description=f"{summary.files} files, {summary.games} games, "
-                           f"{summary.games_per_second:.0f} games/s")
+            bar.update(summary.files, f"{summary.games} games")
 
-        return update, display.stop
+        return update, bar.close
     last = [time.monotonic()]
 
     def log(summary: Summary) -> None:
         now = time.monotonic()
-        if now - last[0] >= 10:
+        if not quiet and now - last[0] >= 10:
             last[0] = now
             print(f"sgfcheck batch: {summary.files} files, {summary.games} games, "
                   f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)

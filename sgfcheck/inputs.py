@@ -99,18 +99,19 @@ def iter_inputs(args: Iterable[str], stdin_lines: Iterable[str] | None = None,
         yield from _expand(arg, True, limits)
 
 
-def _expand(arg: str, explicit: bool, limits: Limits) -> Iterator[Item]:
+def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False
+            ) -> Iterator[Item]:
     if any(ch in arg for ch in "*?[") and not os.path.exists(arg):
         matches = sorted(glob.glob(arg, recursive=True))
         if not matches:
             yield InputProblem(arg, None, "no file matches this pattern")
         for match in matches:
-            yield from _expand(match, False, limits)
+            yield from _expand(match, False, limits, count_only)
         return
     if os.path.isdir(arg):
-        yield from _walk(arg, limits)
+        yield from _walk(arg, limits, count_only)
     elif is_archive_name(arg) and os.path.isfile(arg):
-        yield from _archive(arg, limits)
+        yield from (_zip_names(arg) if count_only else _archive(arg, limits))
     elif os.path.isfile(arg) or (explicit and os.path.exists(arg)):
         # Named on the command line: a FIFO is read (with a bounded wait), a device refused,
         # when the file is read (sgfcheck.reading).
@@ -150,7 +151,7 @@ def _kind(path: str) -> str:
     return "a device"
 
 
-def _walk(top: str, limits: Limits) -> Iterator[Item]:
+def _walk(top: str, limits: Limits, count_only: bool = False) -> Iterator[Item]:
     """Depth-first, entries sorted, following symbolic links but never around a loop."""
     seen: set[tuple[int, int]] = set()
     stack = [top]
@@ -188,7 +189,7 @@ def _walk(top: str, limits: Limits) -> Iterator[Item]:
                     yield InputProblem(entry.path, None,
                                        f"{_kind(entry.path)}, not a record file; not read")
             elif is_archive_name(entry.name):
-                yield from _archive(entry.path, limits)
+                yield from (_zip_names(entry.path) if count_only else _archive(entry.path, limits))
             elif is_record_name(entry.name):
                 yield WorkItem(entry.path)
             else:
@@ -259,6 +260,20 @@ def _archive(path: str, limits: Limits) -> Iterator[Item]:
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, ValueError,
             NotImplementedError) as exc:
         yield InputProblem(path, None, f"cannot read the archive: {exc}")
+
+
+def _zip_names(path: str) -> Iterator[Item]:
+    """A zip's records from its directory only (for counting; nothing decompressed); a tar's
+    cannot be known without reading it."""
+    if not path.lower().endswith(".zip"):
+        raise _Uncountable(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if not info.is_dir() and is_record_name(info.filename):
+                    yield WorkItem(path, info.filename)
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return
 
 
 def _read_member(handle: IO[bytes], limit: int) -> bytes | None:
@@ -335,3 +350,24 @@ def _tar(path: str, limits: Limits) -> Iterator[Item]:
                 continue
             budget.spend(len(data))
             yield WorkItem(path, info.name, data)
+
+
+def count_records(args: Iterable[str]) -> int | None:
+    """How many records the inputs hold, for a progress bar's total, where that is cheap to know
+    (folders, globs, files, zip directories); None when it is not (a tar stream is read to the
+    end to be listed, ``-`` is read once)."""
+    total = 0
+    try:
+        for arg in args:
+            if arg == "-":
+                return None
+            for item in _expand(arg, True, DEFAULT_LIMITS, count_only=True):
+                if isinstance(item, WorkItem):
+                    total += 1
+    except _Uncountable:
+        return None
+    return total
+
+
+class _Uncountable(Exception):
+    """A tar met while counting: its members are known only by reading it."""

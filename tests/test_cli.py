@@ -275,3 +275,28 @@ def test_batch_summary_names_the_files_it_skipped(tmp_path: Path) -> None:
     data = json.loads(summary.read_text())
     assert data["not_records"] == 1 and data["not_record_names"] == [str(folder / "notes.txt")]
     assert data["files"] == 2
+
+
+def test_the_progress_bar_shows_a_total_a_rate_and_the_time_left() -> None:
+    import io
+
+    from rich.console import Console
+
+    from sgfcheck.cli import ProgressBar
+
+    screen = io.StringIO()
+    bar = ProgressBar("games", 10, True, Console(file=screen, force_terminal=True, width=100))
+    for _ in range(4):
+        bar.advance()
+    assert bar.display is not None
+    bar.display.refresh()
+    bar.close()
+    shown = screen.getvalue()
+    assert "4/10" in shown and "games/s" in shown and "0:00:0" in shown  # time left and taken
+
+
+def test_no_progress_in_pipes_or_with_quiet(tmp_path: Path) -> None:
+    for args in (["score", str(FIXTURES)], ["batch", str(FIXTURES), "--fail-on", "never"],
+                 ["check", str(FIXTURES), "--quiet"]):
+        result = runner.invoke(app, args)
+        assert "━" not in result.output and "ETA" not in result.output
