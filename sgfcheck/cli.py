@@ -457,8 +457,11 @@ def batch(
     _validate([rules], encoding)
     if resume is not None and out is not None and resume != out:
         raise _usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
-    if jobs < 0:
-        raise _usage_error("--jobs takes a number from 0 (0: one per core)")
+    most = max(8, 4 * (os.cpu_count() or 1))
+    if not 0 <= jobs <= most:
+        # Each worker is a process of tens of MB: a huge number would exhaust the machine.
+        raise _usage_error(f"--jobs takes a number from 0 (one per core) to {most} (four per "
+                           "core)")
     if not 0 <= timeout <= 86400:  # also false for nan
         raise _usage_error("--timeout takes seconds from 0 (no limit) to 86400")
     limits = _limits(limit)
@@ -481,7 +484,11 @@ def batch(
     writer = None
     if target is not None:
         fresh = resume is None or not target.exists() or target.stat().st_size == 0
-        stream = open(target, "w" if resume is None else "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed in finally
+        try:
+            stream = open(target, "w" if resume is None else "a", encoding="utf-8",  # noqa: SIM115 - closed in finally
+                          newline="")
+        except OSError as exc:
+            raise _usage_error(f"cannot write {target}: {exc.strerror}") from None
         writer = ReportWriter(stream, kind, write_header=fresh)
     progress, finish = _batch_progress(inputs, quiet)
     try:
@@ -571,13 +578,16 @@ def _check_writable(option: str, path: Path | None) -> None:
     """A usage error, before any work, for an output file that cannot be written."""
     if path is None:
         return
-    if path.is_dir():
-        raise _usage_error(f"{option} {path}: is a folder, not a file")
-    folder = path.parent
-    if not folder.is_dir():
-        raise _usage_error(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise _usage_error(f"{option} {path}: not writable")
+    try:
+        if path.is_dir():
+            raise _usage_error(f"{option} {path}: is a folder, not a file")
+        folder = path.parent
+        if not folder.is_dir():
+            raise _usage_error(f"{option} {path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise _usage_error(f"{option} {path}: not writable")
+    except (OSError, ValueError) as exc:  # a name too long, a NUL in it...
+        raise _usage_error(f"{option}: {exc}") from None
 
 
 class _RateColumn(ProgressColumn):

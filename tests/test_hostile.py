@@ -391,6 +391,14 @@ def test_komi_options_that_are_no_number_are_usage_errors(command: str, args: li
     assert result.exit_code == 2 and "is not a number a game can have" in result.output
 
 
+@pytest.mark.parametrize("value", ["-1", "99999999999999999999", "100000"])
+def test_batch_jobs_past_what_the_machine_can_run_are_usage_errors(value: str) -> None:
+    # Found by sweeping option values: --jobs 99999999999999999999 started workers until the
+    # machine ran out of memory.
+    result = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--jobs", value])
+    assert result.exit_code == 2 and "--jobs takes a number from 0" in result.output
+
+
 @pytest.mark.parametrize("value", ["inf", "nan", "-1", "1e9"])
 def test_batch_timeouts_that_are_no_number_of_seconds_are_usage_errors(value: str) -> None:
     result = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--timeout", value])
