@@ -61,6 +61,7 @@ from sgfcheck.report import (
     render_score_text,
     render_summary_text,
     render_text,
+    wrap_line,
 )
 from sgfcheck.reportfile import ReportKind, ReportWriter, drop_partial_line, read_done
 from sgfcheck.rules import PRESETS, KoRule, SuicideRule, komi_value, parse_rules_string
@@ -715,7 +716,8 @@ def convert(
     if record.fmt is RecordFormat.SGF:
         raise _usage_error(f"{file} is SGF already; nothing to convert")
     for finding in record.findings:
-        _say(f"{file}: {finding.code.code} {finding.severity.value} {finding.message}", err=True)
+        _say(wrap_line(f"{file}: {finding.code.code} {finding.severity.value} {finding.message}",
+                       _width(False)), err=True)
     output.write_bytes(record.data)
     _say(f"{file}: {FORMAT_NAMES[record.fmt]} -> {output}")
     raise typer.Exit(ExitStatus.FOUND if any(f.is_error for f in record.findings)
@@ -731,7 +733,7 @@ class EngineName(str, Enum):
     katago = "katago"
 
 
-@engines_app.command("install")
+@engines_app.command("install", epilog=_examples("sgfcheck engines install katago"))
 def engines_install(
     name: Annotated[EngineName, typer.Argument(help="The engine to install.")],
 ) -> None:
@@ -746,14 +748,14 @@ def engines_install(
         typer.echo(f"KataGo needs an OpenCL driver to run on this machine: {OPENCL_HELP}")
 
 
-@engines_app.command("list")
+@engines_app.command("list", epilog=_examples("sgfcheck engines list"))
 def engines_list() -> None:
     """Say which engines are installed and usable (KataGo is started and asked once).
     Exit status 1 when none is usable."""
     statuses = engine_statuses()
     for status in statuses:
-        typer.echo(f"{status.name}: {'usable' if status.usable else 'not usable'} - "
-                   f"{status.detail}")
+        _say(wrap_line(f"{status.name}: {'usable' if status.usable else 'not usable'} - "
+                       f"{status.detail}", _width(False)))
     raise typer.Exit(ExitStatus.OK if any(s.usable for s in statuses) else ExitStatus.FOUND)
 
 

@@ -80,3 +80,11 @@ def test_the_schema_catches_a_wrong_object() -> None:
     game["surprise"] = 1
     assert [e.message for e in validator("file_check").iter_errors(obj)] == [
         "Unevaluated properties are not allowed ('surprise' was unexpected)"]
+
+
+def test_batch_summary_and_duplicates_validate(tmp_path: Path) -> None:
+    summary, duplicates = tmp_path / "s.json", tmp_path / "d.json"
+    runner.invoke(app, ["batch", str(FIXTURES), "--summary-json", str(summary), "--duplicates",
+                        str(duplicates), "--fail-on", "never"])
+    assert list(validator("summary").iter_errors(json.loads(summary.read_text()))) == []
+    assert list(validator("duplicates").iter_errors(json.loads(duplicates.read_text()))) == []
