@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -29,9 +29,9 @@ from rich.text import Text
 
 from sgfcheck import __version__
 from sgfcheck import findings as F
-from sgfcheck.adjudicate import ScoreOptions, life_loaded, score_loaded
+from sgfcheck.adjudicate import FileLife, FileScore, ScoreOptions, life_loaded, score_loaded
 from sgfcheck.batch import BatchOptions, run_batch
-from sgfcheck.check import CheckOptions, check_loaded
+from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.encoding import codec_for
 from sgfcheck.engines import OPENCL_HELP, engine_statuses, install_katago, opencl_present
@@ -229,25 +229,17 @@ def check(
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
                            variations=variations, all_rules=all_rules, encoding=encoding,
                            limits=_limits(limit))
-    status = ExitStatus.OK
-    read = 0
-    track = _Tracker(files, quiet)
-    for loaded in _loaded(files, encoding, options.limits):
-        if isinstance(loaded, Skipped):
-            _skipped(loaded, output_format is Format.json)
-            continue
-        read += 1
-        report = check_loaded(loaded, options, track.file_read(len(loaded.games)))
-        track.file_done()
+    def show(report: FileReport) -> ExitStatus:
         if output_format is Format.json:
             typer.echo(render_json(report))
         else:
             _say(render_text(report, verbose, _width(wide)))
-        status = max(status, check_status(report))
-    track.bar.close()
-    if not read:
-        raise _usage_error("no record in the inputs (see the files skipped above)")
-    raise typer.Exit(status)
+        return check_status(report)
+
+    raise typer.Exit(_each_input(
+        _loaded(files, encoding, options.limits), files, quiet,
+        lambda loaded, on_game: check_loaded(loaded, options, on_game), show,
+        lambda item: _skipped(item, output_format is Format.json)))
 
 
 @app.command(epilog=_examples(
@@ -322,28 +314,26 @@ def score(
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
                            move=move, komi=komi, game_rules=game_rules, encoding=encoding,
                            dead_stones=dead_stones, seed=seed, limits=limits)
-    status = ExitStatus.OK
-    reports = []
-    track = _Tracker(files, quiet)
-    for loaded in inputs:
-        if isinstance(loaded, Skipped):
-            if output_format is ScoreFormat.csv:
-                _say(f"{loaded.path}: skipped, {loaded.reason}", err=True)
-            else:
-                _skipped(loaded, output_format is ScoreFormat.json)
-            continue
-        report = score_loaded(loaded, options, track.file_read(len(loaded.games)))
-        track.file_done()
+    reports: list[FileScore] = []
+
+    def show(report: FileScore) -> ExitStatus:
         reports.append(report)
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
         elif output_format is not ScoreFormat.csv:
             _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown,
                                    width=_width(wide)))
-        status = max(status, score_status(report))
-    track.bar.close()
-    if not reports:
-        raise _usage_error("no record in the inputs (see the files skipped above)")
+        return score_status(report)
+
+    def skipped(item: Skipped) -> None:
+        if output_format is ScoreFormat.csv:  # the CSV holds scores only
+            _say(f"{item.path}: skipped, {item.reason}", err=True)
+        else:
+            _skipped(item, output_format is ScoreFormat.json)
+
+    status = _each_input(inputs, files, quiet,
+                         lambda loaded, on_game: score_loaded(loaded, options, on_game), show,
+                         skipped)
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
     raise typer.Exit(status)
@@ -377,25 +367,16 @@ def life(
     limits = _limits(limit)
     inputs = _inputs(files, None, limits, move)
     options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=limits)
-    status = ExitStatus.OK
-    read = 0
-    track = _Tracker(files, quiet)
-    for loaded in inputs:
-        if isinstance(loaded, Skipped):
-            _skipped(loaded, output_format is Format.json)
-            continue
-        read += 1
-        report = life_loaded(loaded, options, track.file_read(len(loaded.games)))
-        track.file_done()
+    def show(report: FileLife) -> ExitStatus:
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
         else:
             _say(render_life_text(report, _width(wide)))
-        status = max(status, life_status(report))
-    track.bar.close()
-    if not read:
-        raise _usage_error("no record in the inputs (see the files skipped above)")
-    raise typer.Exit(status)
+        return life_status(report)
+
+    raise typer.Exit(_each_input(
+        inputs, files, quiet, lambda loaded, on_game: life_loaded(loaded, options, on_game), show,
+        lambda item: _skipped(item, output_format is Format.json)))
 
 
 @app.command(epilog=_examples(
@@ -542,6 +523,35 @@ def _loaded(args: list[str], encoding: str | None, limits: Limits
                     yield load_file(item.path, encoding, limits)
                 else:
                     yield load_bytes(item.data, name, encoding, limits)
+
+
+Report = TypeVar("Report")
+
+
+def _each_input(inputs: Iterable[LoadedFile | Skipped], files: list[str], quiet: bool,
+                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
+                show: Callable[[Report], ExitStatus],
+                skipped: Callable[[Skipped], None]) -> ExitStatus:
+    """The loop of ``check``, ``score`` and ``life``: each record processed (with progress)
+    and shown, each skipped file said; the worst exit status. Inputs that hold no record at all
+    are a usage error."""
+    status = ExitStatus.OK
+    read = 0
+    track = _Tracker(files, quiet)
+    try:
+        for loaded in inputs:
+            if isinstance(loaded, Skipped):
+                skipped(loaded)
+                continue
+            read += 1
+            report = process(loaded, track.file_read(len(loaded.games)))
+            track.file_done()
+            status = max(status, show(report))
+    finally:
+        track.bar.close()
+    if not read:
+        raise _usage_error("no record in the inputs (see the files skipped above)")
+    return status
 
 
 def _skipped(item: Skipped, as_json: bool) -> None:
