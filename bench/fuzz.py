@@ -382,6 +382,7 @@ def main() -> int:
     ctx = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as tmp:
         live = [_Runner(ctx, share, args, tmp) for share in shares]
+        next_report = 5000
         while live:
             for r in list(live):
                 for msg in r.messages():
@@ -415,8 +416,9 @@ def main() -> int:
                         if rest:
                             live.append(_Runner(ctx, rest, args, tmp))
             done = sum(counts[k] for k in ("ok", "traceback", "hang", "memory", "died"))
-            if done and done % 5000 == 0:
+            if done >= next_report:
                 _report(counts, peaks, start, done, final=False)
+                next_report += 5000
         for index in range(0, 0 if args.archives or args.formats else args.inputs,
                            args.cli_every):
             problem = cli_check(args.seed, index, seeds, Path(tmp))
@@ -430,14 +432,8 @@ def main() -> int:
     return 1 if bad else 0
 
 
-_reported = [-1]
-
-
 def _report(counts: dict[str, int], peaks: list[int], start: float, done: int,
             final: bool) -> None:
-    if not final and _reported[0] == done:
-        return
-    _reported[0] = done
     secs = time.perf_counter() - start
     print(f"{'final' if final else 'so far'}: {done} inputs in {secs:.0f} s "
           f"({done / max(secs, 1e-9):.0f}/s); tracebacks {counts['traceback']}, hangs "
