@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.position import Position
+from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.position import Position, empty_owners
 from sgfcheck.replay import Replay
 from sgfcheck.rules import Ruleset, Scoring, Tax
 from sgfcheck.strenum import StrEnum
@@ -148,3 +148,38 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int) -
         "first-pass bonus": b.pass_bonus - w.pass_bonus,
     }
     return Score(ruleset, method, b, w, margin, winner, contributions, notes)
+
+
+@dataclass
+class CountedPoints:
+    """Where a count's empty points went, point by point (for pictures): the points counted for
+    each colour, and the own points it does not count (seki eyes, points still to fill)."""
+
+    territory: dict[int, Colour]
+    """Empty points counted for a colour (dead stones' points included: they are empty once the
+    dead stones are removed)."""
+    seki: set[int]
+    """Own points of groups in seki that count for nobody (``tax`` seki or all)."""
+    fill: set[int]
+    """Own points a colour must still fill, not counted (territory counting)."""
+
+
+def counted_points(position: Position, ruleset: Ruleset) -> CountedPoints:
+    """The points behind :func:`count`'s ``empty``, ``seki_excluded`` and ``must_fill``: for
+    every colour, ``len`` of its territory here equals ``empty - seki_excluded - must_fill``."""
+    exclude_seki = ruleset.tax is not Tax.NONE
+    territory_counting = ruleset.scoring is Scoring.TERRITORY
+    owner = empty_owners(position.colour, position.board.neighbours)
+    seki: set[int] = set()
+    fill: set[int] = set()
+    if exclude_seki:
+        for side in (BLACK, WHITE):
+            seki.update(position.seki_empty[side])
+    if territory_counting:
+        for side in (BLACK, WHITE):
+            fill.update(p for p in position.must_fill[side] if p not in seki)
+    territory: dict[int, Colour] = {}
+    for p, here in enumerate(position.colour):
+        if here == EMPTY and owner[p] in (BLACK, WHITE) and p not in seki and p not in fill:
+            territory[p] = Colour(owner[p])
+    return CountedPoints(territory, seki, fill)

@@ -44,7 +44,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
     verdicts = dead.judgement.by_point() if dead is not None and dead.judgement else {}
     position = analyse(board, dead_points)
-    seki = _mutual_seki(board, position.seki_stones[BLACK], position.seki_stones[WHITE],
+    seki = mutual_seki(board, position.seki_stones[BLACK], position.seki_stones[WHITE],
                         set(position.dame))
     out = []
     for chain in board.chains():
@@ -74,7 +74,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     return out
 
 
-def _mutual_seki(board: Board, black: list[int], white: list[int], dame: set[int]) -> set[int]:
+def mutual_seki(board: Board, black: list[int], white: list[int], dame: set[int]) -> set[int]:
     """Seki is mutual: keep the chains of groups without two eyes that share a dame point with
     such a group of the other colour."""
     nbrs = board.neighbours
