@@ -37,6 +37,8 @@ from sgfcheck.adjudicate import (
     score_game,
     score_loaded,
 )
+from sgfcheck.annotate import FIXABLE
+from sgfcheck.annotate import annotate as annotate_record
 from sgfcheck.batch import BatchOptions, run_batch
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
@@ -804,6 +806,69 @@ def diagram(
     _say(f"{terminal_text(file)} game {game_no}: {terminal_text(picture.title)} -> {output}",
          err=True)
     raise typer.Exit(ExitStatus.OK)
+
+
+@app.command(epilog=_examples(
+    "sgfcheck annotate game.sgf -o checked.sgf",
+    "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
+    "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --rules chinese,aga"))
+def annotate(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or "
+                                        "'-' for standard input.", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
+                                         help="The annotated SGF to write (never the input).",
+                                         show_default=False)],
+    fix: Annotated[str | None, typer.Option(
+        metavar="WHAT,...", help="Also rewrite these properties as sgfcheck read them: komi "
+        "(KM; the komi RE matches under, when that is not the record's), rules (RU, when it "
+        "was missing, unknown, or RE matches under other rules).")] = None,
+    rules: Annotated[str | None, typer.Option(
+        metavar="NAME,...", help="Rows of the root comment's score table besides the game's "
+        "own ruleset (default: tromp-taylor,chinese,japanese,aga,stone-scoring).")] = None,
+    game_rules: Annotated[str, typer.Option(metavar="NAME", help="The game's own ruleset: "
+                                            "'auto' (from RU) or a preset.")] = "auto",
+    dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
+                           ] = DeadStoneChoice.AUTO,
+    seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    encoding: Annotated[str | None, typer.Option(metavar="CODEC",
+                                                 help="Read the file in this encoding.")] = None,
+    limit: LimitOption = None,
+) -> None:
+    """Write a copy of a record with sgfcheck's findings as comments at their moves, the
+    verdict per ruleset and the RE check in the root comment, and the territory of the game's
+    own count as TB/TW. Every original property and variation is kept; the input is never
+    changed.
+
+    Exit status: as score (0 every scored result matches, 1 a mismatch, an unverifiable
+    result or an error finding), 2 usage error or unreadable input.
+    """
+    wanted = frozenset(w.strip() for w in fix.split(",") if w.strip()) if fix else frozenset()
+    unknown = sorted(wanted - set(FIXABLE))
+    if unknown:
+        raise _usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
+    row_names = tuple(r.strip() for r in rules.split(",") if r.strip()) if rules else ()
+    _validate([*row_names, game_rules], encoding)
+    limits = _limits(limit)
+    _check_writable("--output", output)
+    if file != "-" and output.exists() and Path(file).exists() and (
+            output.resolve() == Path(file).resolve()):
+        raise _usage_error("--output is the input file; the input is never changed")
+    loaded = next(iter(_loaded([file], encoding, limits)))
+    if isinstance(loaded, Skipped):
+        raise _usage_error(f"{file}: {loaded.reason}")
+    if not any(g.tree is not None for g in loaded.games):
+        problems = "; ".join(f"{f.code.code} {f.message}" for f in loaded.findings)
+        raise _usage_error(f"{file}: no game to annotate ({problems})")
+    options = ScoreOptions(rules=row_names, game_rules=game_rules, encoding=encoding,
+                           dead_stones=dead_stones, seed=seed, limits=limits)
+    scored = score_loaded(loaded, options)
+    result = annotate_record(scored, wanted)
+    output.write_bytes(result.data)
+    _say(f"{terminal_text(file)} -> {output}: {result.games} game(s) annotated, "
+         f"{result.comments} comment(s)", err=True)
+    for change in result.changes:
+        _say(f"  {terminal_text(change)}", err=True)
+    raise typer.Exit(score_status(scored))
 
 
 @app.command(epilog=_examples("sgfcheck convert game.gib -o game.sgf",
