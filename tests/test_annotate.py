@@ -43,7 +43,7 @@ def assert_keeps_everything(original: bytes, annotated: bytes,
     (original text kept in front) and TB/TW (only where there were none) added."""
     before, after = nodes(original), nodes(annotated)
     assert len(before) == len(after)
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=True):
         for ident, values in old.items():
             if ident == "C":
                 assert comment(new).startswith(sgf_grammar.text_value(values[0]).decode())
