@@ -41,6 +41,7 @@ from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.findings import Finding
 from sgfcheck.inputs import InputProblem, Item, Skipped, WorkItem
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, cap_memory
+from sgfcheck.pages import ProblemGame, problem_game
 from sgfcheck.reading import read_path
 from sgfcheck.records import load_bytes
 from sgfcheck.reportfile import ReportKind, ReportWriter, Row, written_key
@@ -88,6 +89,8 @@ class BatchOptions:
     """How workers render rows for the report."""
     limits: Limits = DEFAULT_LIMITS
     """Bounds on the work one file may cause; ``memory`` caps each worker."""
+    details: bool = False
+    """Workers describe each problem game for ``--html`` (with a board)."""
 
 
 @dataclass
@@ -103,6 +106,8 @@ class GameFacts:
     has_error: bool
     sequence: bytes | None
     label: str
+    problem: ProblemGame | None = None
+    """With ``details``: what the HTML page shows of a problem game."""
 
 
 @dataclass
@@ -234,7 +239,9 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
         key = sequence_key(report.game, report.line) if report.line is not None else None
         label = f"{name}#{report.game.index + 1}"
         has_error = any(f.is_error for f in scored.findings) or file_error
-        facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label))
+        problem = problem_game(label, scored) if options.details else None
+        facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
+                               problem))
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
 
 
@@ -339,10 +346,28 @@ def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
     return _file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
 
 
+@dataclass
+class Problems:
+    """The problem games of a run for ``--html``: the first ``limit`` described, the rest
+    counted (memory stays bounded however large the archive)."""
+
+    limit: int = 500
+    shown: list[ProblemGame] = field(default_factory=list)
+    more: int = 0
+
+    def add(self, problem: ProblemGame) -> None:
+        if len(self.shown) < self.limit:
+            self.shown.append(problem)
+        else:
+            self.more += 1
+
+
 def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
               done: set[tuple[str, str | None]] | None = None,
-              progress: Callable[[Summary], None] | None = None) -> Summary:
-    """Run the whole batch; rows go to ``writer`` as they arrive. Returns the summary."""
+              progress: Callable[[Summary], None] | None = None,
+              problems: Problems | None = None) -> Summary:
+    """Run the whole batch; rows go to ``writer`` as they arrive, problem games to ``problems``
+    (with ``options.details``). Returns the summary."""
     summary = Summary()
     done = done or set()
     start = time.perf_counter()
@@ -384,6 +409,8 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
         if outcome.digest is not None:
             by_digest.setdefault(outcome.digest, []).append(label)
         for game in outcome.games:
+            if problems is not None and game.problem is not None:
+                problems.add(game.problem)
             summary.games += 1
             summary.verdicts[game.verdict] += 1
             if game.illegal:

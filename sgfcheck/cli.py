@@ -39,7 +39,7 @@ from sgfcheck.adjudicate import (
 )
 from sgfcheck.annotate import FIXABLE
 from sgfcheck.annotate import annotate as annotate_record
-from sgfcheck.batch import BatchOptions, run_batch
+from sgfcheck.batch import BatchOptions, Problems, run_batch
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.diagrams import illegal_move_picture, position_picture, scored_picture
@@ -59,6 +59,7 @@ from sgfcheck.formats import FORMAT_NAMES, RecordFormat
 from sgfcheck.inputs import InputProblem, Skipped, count_records, is_archive_name, iter_inputs
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
+from sgfcheck.pages import batch_page, check_page, score_page
 from sgfcheck.points import parse_point_name
 from sgfcheck.reading import read_path, read_standard_input
 from sgfcheck.records import LoadedFile, load_bytes, load_file, to_sgf
@@ -136,6 +137,34 @@ class ScoreFormat(str, Enum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
+    html = "html"
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    html = "html"
+
+
+HtmlOutOption = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="With --format html: write "
+                              "the page here (default: standard output).", show_default=False),
+]
+
+
+def _write_page(page: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(page, nl=False)
+    else:
+        output.write_text(page, encoding="utf-8")
+        _say(f"page written: {output} ({len(page.encode('utf-8')) // 1024} KB)", err=True)
+
+
+def _html_output(output: Path | None, html: bool) -> None:
+    if output is not None and not html:
+        raise _usage_error("--output is for --format html (the other formats go to standard "
+                           "output)")
+    _check_writable("--output", output)
 
 
 def _version(value: bool) -> None:
@@ -220,8 +249,11 @@ def check(
                      help="Show each illegal move's verdict under every preset."),
     ] = False,
     output_format: Annotated[
-        Format, typer.Option("--format", help="text tables, or one JSON object per file.")
-    ] = Format.text,
+        CheckFormat, typer.Option("--format", help="text tables, one JSON object per file, or "
+                                  "html (one self-contained page: each illegal move on its "
+                                  "board).")
+    ] = CheckFormat.text,
+    output: HtmlOutOption = None,
     encoding: Annotated[
         str | None, typer.Option(metavar="CODEC", help="Read every file in this encoding, "
                                  "whatever CA says.")
@@ -241,17 +273,30 @@ def check(
     options = CheckOptions(rules=rules, ko=ko, suicide=suicide, komi=komi,
                            variations=variations, all_rules=all_rules, encoding=encoding,
                            limits=_limits(limit))
+    _html_output(output, output_format is CheckFormat.html)
+    reports: list[FileReport] = []
+
     def show(report: FileReport) -> ExitStatus:
-        if output_format is Format.json:
+        if output_format is CheckFormat.json:
             typer.echo(render_json(report))
+        elif output_format is CheckFormat.html:
+            reports.append(report)
         else:
             _say(render_text(report, verbose, _width(wide)))
         return check_status(report)
 
-    raise typer.Exit(_each_input(
+    def skipped(item: Skipped) -> None:
+        if output_format is CheckFormat.html:
+            _say(f"{item.path}: skipped, {item.reason}", err=True)
+        else:
+            _skipped(item, output_format is CheckFormat.json)
+
+    status = _each_input(
         _loaded(files, encoding, options.limits), files, quiet,
-        lambda loaded, on_game: check_loaded(loaded, options, on_game), show,
-        lambda item: _skipped(item, output_format is Format.json)))
+        lambda loaded, on_game: check_loaded(loaded, options, on_game), show, skipped)
+    if output_format is CheckFormat.html:
+        _write_page(check_page(reports), output)
+    raise typer.Exit(status)
 
 
 @app.command(epilog=_examples(
@@ -295,8 +340,10 @@ def score(
     komi: Annotated[float | None, typer.Option(metavar="X", help="Override the komi.")] = None,
     output_format: Annotated[
         ScoreFormat, typer.Option("--format", help="text, json (one object per file), csv, "
-                                  "markdown.")
+                                  "markdown, html (one self-contained page: a board per "
+                                  "ruleset, side by side).")
     ] = ScoreFormat.text,
+    output: HtmlOutOption = None,
     encoding: Annotated[
         str | None, typer.Option(metavar="CODEC", help="Read every file in this encoding.")
     ] = None,
@@ -316,6 +363,7 @@ def score(
     if dead and alive:
         raise _usage_error("--dead and --alive exclude each other")
     limits = _limits(limit)
+    _html_output(output, output_format is ScoreFormat.html)
     inputs = _inputs(files, encoding, limits, move)
     dead_points = tuple(p.strip() for p in dead.split(",") if p.strip()) if dead else ()
     for name in dead_points:
@@ -332,13 +380,13 @@ def score(
         reports.append(report)
         if output_format is ScoreFormat.json:
             typer.echo(render_score_json(report))
-        elif output_format is not ScoreFormat.csv:
+        elif output_format not in (ScoreFormat.csv, ScoreFormat.html):
             _say(render_score_text(report, markdown=output_format is ScoreFormat.markdown,
                                    width=_width(wide)))
         return score_status(report)
 
     def skipped(item: Skipped) -> None:
-        if output_format is ScoreFormat.csv:  # the CSV holds scores only
+        if output_format in (ScoreFormat.csv, ScoreFormat.html):  # they hold scores only
             _say(f"{item.path}: skipped, {item.reason}", err=True)
         else:
             _skipped(item, output_format is ScoreFormat.json)
@@ -348,6 +396,8 @@ def score(
                          skipped)
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
+    elif output_format is ScoreFormat.html:
+        _write_page(score_page(reports), output)
     raise typer.Exit(status)
 
 
@@ -431,6 +481,12 @@ def batch(
         Path | None, typer.Option("--summary-json", metavar="FILE",
                                   help="Write the summary to this JSON file.")
     ] = None,
+    html_page: Annotated[
+        Path | None, typer.Option("--html", metavar="FILE", help="Write a self-contained page: "
+                                  "the summary, a sortable and filterable table of the problem "
+                                  "games (illegal moves, errors, results that do not match), "
+                                  "each with its board (the first 500).")
+    ] = None,
     encoding: Annotated[str | None, typer.Option(metavar="CODEC",
                                                  help="Read every file in this encoding.")
                         ] = None,
@@ -460,7 +516,7 @@ def batch(
         raise _usage_error("--timeout takes seconds from 0 (no limit) to 86400")
     limits = _limits(limit)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
-                         ("--summary-json", summary_json)):
+                         ("--summary-json", summary_json), ("--html", html_page)):
         _check_writable(option, path)
     target = resume or out
     done: set[tuple[str, str | None]] = set()
@@ -472,7 +528,9 @@ def batch(
             raise _usage_error(f"cannot read {resume}: {exc}") from None
     kind = ReportKind.for_path(target)
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
-                           report_kind=kind, dead_stones=dead_stones, limits=limits)
+                           report_kind=kind, dead_stones=dead_stones, limits=limits,
+                           details=html_page is not None)
+    problems = Problems() if html_page is not None else None
     items = iter_inputs(inputs, sys.stdin if "-" in inputs else None, limits)
     stream = None
     writer = None
@@ -486,7 +544,7 @@ def batch(
         writer = ReportWriter(stream, kind, write_header=fresh)
     progress, finish = _batch_progress(inputs, quiet)
     try:
-        summary = run_batch(items, options, writer, done, progress)
+        summary = run_batch(items, options, writer, done, progress, problems)
     except KeyboardInterrupt:
         finish()
         typer.echo("interrupted: the report holds every file finished so far; complete it "
@@ -501,6 +559,8 @@ def batch(
         duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
     if summary_json is not None:
         summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    if html_page is not None and problems is not None:
+        _write_page(batch_page(summary, problems.shown, problems.more), html_page)
     raise typer.Exit(batch_status(summary, fail_on))
 
 

@@ -17,16 +17,20 @@ runner = CliRunner()
 VALUES = ["", "nan", "inf", "-inf", "-1", "0", "1e400", "99999999999999999999", "\x00", "a" * 5000,
           "../../etc/passwd", "/dev/zero", "japanese:komi=", ":", ",", "D4,,Q16", "ZZ99", "🙂"]
 OPTIONS = {
-    "check": ["--rules", "--ko", "--suicide", "--komi", "--format", "--encoding", "--limit"],
+    "check": ["--rules", "--ko", "--suicide", "--komi", "--format", "--encoding", "--limit", "-o"],
     "score": ["--rules", "--game-rules", "--dead", "--dead-stones", "--seed", "--move", "--komi",
-              "--format", "--encoding", "--limit"],
+              "--format", "--encoding", "--limit", "-o"],
     "life": ["--move", "--dead-stones", "--seed", "--format", "--limit"],
     "batch": ["--out", "--resume", "--jobs", "--timeout", "--rules", "--fail-on", "--duplicates",
-              "--summary-json", "--encoding", "--dead-stones", "--limit"],
+              "--summary-json", "--html", "--encoding", "--dead-stones", "--limit"],
     "convert": ["--encoding", "--limit", "-o"],
+    "diagram": ["--game", "--move", "--rules", "--dead-stones", "--seed", "--encoding", "--limit",
+                "-o"],
+    "annotate": ["--fix", "--rules", "--game-rules", "--dead-stones", "--seed", "--encoding",
+                 "--limit", "-o"],
     "rules": ["--format"],
 }
-WRITES = ("--out", "--resume", "--duplicates", "--summary-json", "-o")
+WRITES = ("--out", "--resume", "--duplicates", "--summary-json", "--html", "-o")
 
 
 @pytest.mark.parametrize(("command", "option"),
@@ -40,8 +44,10 @@ def test_no_option_value_ends_in_a_traceback(command: str, option: str, tmp_path
             continue  # a device as an output would be written to, as asked
         args = [command, option, value] if command == "rules" else [command, record, option,
                                                                    value]
-        if command == "convert" and option != "-o":
+        if command in ("convert", "annotate") and option != "-o":
             args += ["-o", str(tmp_path / "out.sgf")]
+        if command in ("check", "score") and option == "-o":
+            args += ["--format", "html"]
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 1, 2), (args[:4], result.exit_code)
         assert result.exception is None or isinstance(result.exception, SystemExit), (

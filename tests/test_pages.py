@@ -1,0 +1,248 @@
+"""HTML pages in a real browser (Debian's Chromium, driven by Playwright): what a user sees.
+
+Screenshots are kept in ``test-artifacts/`` at the top of the work tree. The tests skip, saying
+why, when Playwright or Chromium is missing (``.ci/run`` installs both)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, ROOT
+from typer.testing import CliRunner
+
+from sgfcheck import ScoreOptions, score_bytes
+from sgfcheck.cli import app
+from sgfcheck.pages import score_page
+
+runner = CliRunner()
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+
+
+def _chromium() -> str | None:
+    return os.environ.get("SGFCHECK_CHROMIUM") or shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("Chromium not found (Debian: apt-get install chromium; or set "
+                    "SGFCHECK_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+class Opened:
+    """A page opened from a file, every request other than that file refused and recorded."""
+
+    def __init__(self, browser: Any, path: Path, width: int = 1280, height: int = 900) -> None:
+        self.requests: list[str] = []
+        self.dialogs: list[str] = []
+        self.page = browser.new_page(viewport={"width": width, "height": height})
+        url = path.resolve().as_uri()
+
+        def route(r: Any) -> None:
+            if r.request.url == url:
+                r.continue_()
+            else:
+                self.requests.append(r.request.url)
+                r.abort()
+
+        self.page.route("**/*", route)
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.goto(url)
+
+    def shot(self, name: str, full: bool = True) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / name), full_page=full)
+
+    def texts(self, selector: str) -> list[str]:
+        return [t.strip() for t in self.page.locator(selector).all_inner_texts()]
+
+
+def test_score_page_one_board_per_ruleset(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "seki.html"
+    result = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--format", "html", "-o",
+                                 str(out)])
+    assert result.exit_code == 0, result.output
+    opened = Opened(browser, out)
+    page = opened.page
+    assert opened.texts("figure.board figcaption") == [
+        "japanese: B+3.5 (territory)", "tromp-taylor: B+5.5 (area)", "chinese: B+5.5 (area)",
+        "aga: B+3.5 (territory + pass stones)", "stone-scoring: B+5.5 (stones)"]
+    assert page.locator("figure.board svg").count() == 5
+    # The seki: its two eyes marked as counted for nobody under Japanese rules only.
+    assert page.locator('figure[data-ruleset="japanese"] .mark.seki').count() == 2
+    assert page.locator('figure[data-ruleset="chinese"] .mark.seki').count() == 0
+    assert page.locator('figure[data-ruleset="chinese"] .stone').count() == 26
+    verdict = page.locator(".verdict").first.inner_text()
+    assert verdict.startswith("RE check (japanese): MATCH")
+    assert "rests on:" in verdict
+    table = page.locator("table.scores")
+    assert table.is_visible()
+    assert table.locator("tbody tr").count() == 10  # two rows (Black, White) a ruleset
+    assert "Why the rows differ" in page.inner_text("body")
+    # Side by side on a wide screen: the boards' tops line up.
+    tops = {round(b["y"]) for b in (f.bounding_box() for f in
+                                    page.locator("figure.board").all()[:4])}
+    assert len(tops) == 1
+    assert opened.requests == [] and opened.dialogs == []
+    opened.shot("score-page.png")
+
+
+def test_score_page_on_a_phone_and_in_print(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    runner.invoke(app, ["score", str(FIXTURES / "dead-in-territory.sgf"), "--format", "html",
+                        "-o", str(out)])
+    opened = Opened(browser, out, width=390, height=844)
+    page = opened.page
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing wider than the phone: the table scrolls in its own box
+    for box in (f.bounding_box() for f in page.locator("figure.board").all()):
+        assert box["width"] <= 390
+    opened.shot("score-page-phone.png")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4")
+    assert pdf[:5] == b"%PDF-" and len(pdf) > 10_000
+
+
+def test_japanese_and_chinese_side_by_side_in_one_command(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "two.html"
+    result = runner.invoke(app, ["score", str(FIXTURES / "dead-in-territory.sgf"), "--rules",
+                                 "chinese", "--format", "html", "-o", str(out)])
+    assert result.exit_code == 0
+    opened = Opened(browser, out)
+    captions = opened.texts("figure.board figcaption")
+    assert captions == ["japanese: W+9.5 (territory)", "chinese: W+9.5 (area)"]
+    page = opened.page
+    jp, cn = (page.locator(f'figure[data-ruleset="{n}"]').bounding_box()
+              for n in ("japanese", "chinese"))
+    assert round(jp["y"]) == round(cn["y"]) and cn["x"] > jp["x"] + jp["width"] - 1
+    # H5, White's dead stone, is faded on both boards and Black's point on both.
+    for name in ("japanese", "chinese"):
+        stone = page.locator(f'figure[data-ruleset="{name}"] circle.stone[data-point="H5"]')
+        assert stone.get_attribute("class") == "stone white dead"
+        assert float(stone.evaluate("e => getComputedStyle(e).opacity")) < 0.5
+        mark = page.locator(f'figure[data-ruleset="{name}"] .mark.territory[data-point="H5"]')
+        assert mark.get_attribute("class") == "mark territory black"
+    opened.shot("japanese-chinese.png")
+
+
+def test_check_page_shows_each_illegal_move_on_its_board(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "check.html"
+    result = runner.invoke(app, ["check", str(FIXTURES / "ko.sgf"), str(FIXTURES /
+                                 "suicide-single.sgf"), "--all-rules", "--format", "html", "-o",
+                                 str(out)])
+    assert result.exit_code == 1  # illegal moves found, as in text
+    opened = Opened(browser, out)
+    page = opened.page
+    captions = opened.texts("figure.illegal-move figcaption")
+    assert captions[0] == "move 2: Black C4, simple ko"
+    assert any("suicide" in c for c in captions)
+    ko = page.locator('figure.illegal-move[data-move="2"]').first
+    assert ko.locator('.illegal[data-point="C4"]').count() == 1
+    assert ko.locator(".stone.concerned").get_attribute("data-point") == "B4"
+    assert page.locator(".verdict").first.inner_text().startswith("ILLEGAL MOVES")
+    table = page.locator("table.all-rules").first
+    headers = [h.strip() for h in table.locator("th").all_inner_texts()]
+    assert headers[:3] == ["move", "colour", "point"] and "chinese" in headers
+    cells = [c.strip() for c in table.locator("tbody tr").first.locator("td").all_inner_texts()]
+    assert cells[:3] == ["2", "Black", "C4"]
+    assert cells[3 + headers[3:].index("chinese")] == "simple ko"
+    assert opened.requests == []
+    opened.shot("check-page.png")
+
+
+def test_batch_page_filter_sort_and_detail(browser: Any, tmp_path: Path) -> None:
+    out = tmp_path / "batch.html"
+    result = runner.invoke(app, ["batch", str(FIXTURES), "--html", str(out), "--jobs", "1",
+                                 "-q"])
+    assert out.exists(), result.output
+    opened = Opened(browser, out)
+    page = opened.page
+    rows = page.locator("table#problems tbody tr")
+    total = rows.count()
+    assert total >= 4
+    suicide = [r for r in rows.all() if "suicide" in r.inner_text()]
+    assert len(suicide) == 2  # suicide-single.sgf and suicide-multi.sgf
+    page.fill("input.filter", "suicide")
+    assert [r.is_visible() for r in rows.all()].count(True) == 2
+    page.fill("input.filter", "")
+    assert [r.is_visible() for r in rows.all()].count(True) == total
+    # Sort by the verdict column, twice: ascending then descending.
+    page.locator("table#problems th", has_text="verdict").click()
+    first = [c.strip() for c in page.locator("table#problems tbody tr td:nth-child(2)")
+             .all_inner_texts()]
+    assert first == sorted(first)
+    page.locator("table#problems th", has_text="verdict").click()
+    again = [c.strip() for c in page.locator("table#problems tbody tr td:nth-child(2)")
+             .all_inner_texts()]
+    assert again == sorted(first, reverse=True)
+    link = page.locator("table#problems a", has_text="ko.sgf").first
+    target = link.get_attribute("href")
+    link.click()
+    section = page.locator(f"section{target}")
+    assert section.locator("svg .illegal").count() == 1
+    assert section.is_visible()
+    assert opened.requests == []
+    opened.shot("batch-page.png")
+
+
+def test_record_text_is_escaped(browser: Any, tmp_path: Path) -> None:
+    data = (b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]PB[<script>alert(1)</script>]"
+            b"PW[<img src=x onerror=alert(2)>\xe2\x80\xae]RE[B+R];B[ee];W[cc])")
+    page_html = score_page([score_bytes(data, "<b>evil</b>.sgf",
+                                        ScoreOptions(dead_stones="none"))])  # type: ignore[arg-type]
+    assert "<script>alert" not in page_html and "<img" not in page_html
+    out = tmp_path / "x.html"
+    out.write_text(page_html, encoding="utf-8")
+    opened = Opened(browser, out)
+    heading = opened.page.locator("h2").first.inner_text()
+    assert "<script>alert(1)</script> (B)" in heading and "\\u202e" in heading
+    assert "<b>evil</b>.sgf" in heading
+    assert opened.dialogs == [] and opened.requests == []
+
+
+def test_five_rulesets_page_under_300_kb(tmp_path: Path) -> None:
+    """A full 19x19 board (every point a stone or a territory mark) under five rulesets."""
+    rows = []
+    for r in range(19):
+        line = []
+        for c in range(19):
+            # Black's left half and White's right, each with two-point eyes; one dead stone each.
+            if c < 9:
+                line.append("." if (r % 4 == 1 and c % 4 == 1) or (r % 4 == 1 and c % 4 == 2)
+                            else "X")
+            elif c == 9:
+                line.append("X" if r % 2 else "O")
+            else:
+                line.append("." if (r % 4 == 1 and c % 4 == 3) or (r % 4 == 1 and c % 4 == 0)
+                            else "O")
+        rows.append(line)
+    letters = "abcdefghijklmnopqrs"
+    ab = "".join(f"[{letters[c]}{letters[r]}]" for r in range(19) for c in range(19)
+                 if rows[r][c] == "X")
+    aw = "".join(f"[{letters[c]}{letters[r]}]" for r in range(19) for c in range(19)
+                 if rows[r][c] == "O")
+    data = f"(;GM[1]SZ[19]KM[6.5]RU[Japanese]RE[B+R]AB{ab}AW{aw};B[];W[])".encode()
+    report = score_bytes(data, "full.sgf", ScoreOptions(dead_stones="none"))  # type: ignore[arg-type]
+    page = score_page([report])
+    assert page.count("<figure") == 5
+    assert page.count('class="stone ') >= 5 * 300
+    size = len(page.encode("utf-8"))
+    assert size < 300 * 1024, size
