@@ -37,9 +37,6 @@ from sgfcheck.adjudicate import (
     score_game,
     score_loaded,
 )
-from sgfcheck.annotate import FIXABLE
-from sgfcheck.annotate import annotate as annotate_record
-from sgfcheck.batch import BatchOptions, Problems, run_batch
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.diagrams import illegal_move_picture, position_picture, scored_picture
@@ -59,7 +56,6 @@ from sgfcheck.formats import FORMAT_NAMES, RecordFormat
 from sgfcheck.inputs import InputProblem, Skipped, count_records, is_archive_name, iter_inputs
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
-from sgfcheck.pages import batch_page, check_page, score_page
 from sgfcheck.points import parse_point_name
 from sgfcheck.reading import read_path, read_standard_input
 from sgfcheck.records import LoadedFile, load_bytes, load_file, to_sgf
@@ -295,6 +291,7 @@ def check(
         _loaded(files, encoding, options.limits), files, quiet,
         lambda loaded, on_game: check_loaded(loaded, options, on_game), show, skipped)
     if output_format is CheckFormat.html:
+        from sgfcheck.pages import check_page  # imported when used: a shorter start-up
         _write_page(check_page(reports), output)
     raise typer.Exit(status)
 
@@ -397,6 +394,7 @@ def score(
     if output_format is ScoreFormat.csv:
         typer.echo(render_score_csv(reports), nl=False)
     elif output_format is ScoreFormat.html:
+        from sgfcheck.pages import score_page
         _write_page(score_page(reports), output)
     raise typer.Exit(status)
 
@@ -527,6 +525,10 @@ def batch(
         except (OSError, ValueError) as exc:
             raise _usage_error(f"cannot read {resume}: {exc}") from None
     kind = ReportKind.for_path(target)
+    # Imported when used (pebble, the pages): the other commands start faster without them.
+    from sgfcheck.batch import BatchOptions, Problems, run_batch
+    from sgfcheck.pages import batch_page
+
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
                            report_kind=kind, dead_stones=dead_stones, limits=limits,
                            details=html_page is not None)
@@ -903,6 +905,9 @@ def annotate(
     result or an error finding), 2 usage error or unreadable input.
     """
     wanted = frozenset(w.strip() for w in fix.split(",") if w.strip()) if fix else frozenset()
+    from sgfcheck.annotate import FIXABLE  # imported when used: a shorter start-up
+    from sgfcheck.annotate import annotate as annotate_record
+
     unknown = sorted(wanted - set(FIXABLE))
     if unknown:
         raise _usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
