@@ -17,17 +17,20 @@ row with ``SGF033`` and the cause. The pool (pebble's ``ProcessPool``) replaces 
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -38,11 +41,12 @@ from sgfcheck import findings as F
 from sgfcheck.adjudicate import GameScore, ScoreOptions, score_game
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
 from sgfcheck.deadstones import DeadStoneChoice
+from sgfcheck.duplicates import DuplicateIndex
 from sgfcheck.findings import Finding
-from sgfcheck.inputs import InputProblem, Item, Skipped, WorkItem
+from sgfcheck.inputs import InputProblem, Item, Skipped, WorkItem, is_url
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, cap_memory
 from sgfcheck.pages import ProblemGame, problem_game
-from sgfcheck.reading import read_path
+from sgfcheck.reading import read_path, read_url
 from sgfcheck.records import load_bytes
 from sgfcheck.reportfile import ReportKind, ReportWriter, Row, written_key
 from sgfcheck.result_check import CheckStatus
@@ -127,7 +131,7 @@ class FileOutcome:
     """The input itself could not be used (a link loop, an unsafe archive member...)."""
 
 
-def _file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
+def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
                   digest: bytes | None = None, timed_out: bool = False,
                   encoding_guessed: bool = False) -> FileOutcome:
     """The outcome of a file with no game: one row saying why."""
@@ -176,43 +180,76 @@ def process_item(item: Work, options: BatchOptions) -> FileOutcome:
     """Check and score one file (or report an input problem). Never raises."""
     kind = ReportKind(options.report_kind)
     if isinstance(item, InputProblem):
-        return _file_outcome(item, [Finding(F.SGF_INPUT, item.message)], kind)
-    use_alarm = options.timeout > 0 and hasattr(signal, "setitimer")
-    if use_alarm:
-        previous = signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, options.timeout)
+        return file_outcome(item, [Finding(F.SGF_INPUT, item.message)], kind)
     try:
-        return _process(item, options)
+        with time_limit(options.timeout):
+            return _process(item, options)
     except _TimeLimit:
-        return _timed_out(item, options)
+        return timed_out(item, options)
     except MemoryError:
         finding = Finding(F.SGF_LIMIT, f"needed more than {options.limits.memory} MB of memory; "
                           "not finished (raise it with --limit memory=...)",
                           extra={"limit": options.limits.describe("memory")})
-        return _file_outcome(item, [finding], kind)
+        return file_outcome(item, [finding], kind)
     except Exception as exc:  # noqa: BLE001 - one bad file never stops a batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
         finding = Finding(F.SGF_CRASH, f"sgfcheck failed on this file ({type(exc).__name__}: "
                           f"{exc} at {Path(where.filename).name}:{where.lineno}); please report it")
-        return _file_outcome(item, [finding], kind)
-    finally:
-        if use_alarm:
+        return file_outcome(item, [finding], kind)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TimeLimit` in the running code after ``seconds`` (0: no limit). In a main
+    thread (a pool worker) by the alarm signal; in another thread (a Dask worker runs tasks in
+    threads, where signals cannot go) by an exception sent to that thread, which Python raises
+    at the next bytecode (sgfcheck's own loops are all Python)."""
+    if seconds <= 0:
+        yield
+        return
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+        return
+    target = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                           ctypes.py_object(_TimeLimit))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+        timer.cancel()
 
 
-def _timed_out(item: Work, options: BatchOptions) -> FileOutcome:
+def timed_out(item: Work, options: BatchOptions) -> FileOutcome:
     finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
-    return _file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
+    return file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
 
 
 def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     kind = ReportKind(options.report_kind)
     data = item.data
     if data is None:
-        read = read_path(item.path, options.limits)
+        read = (read_url(item.path, item.member, options.limits) if is_url(item.path)
+                else read_path(item.path, options.limits))
         if read.data is None:
-            return _file_outcome(item, read.findings, kind)
+            return file_outcome(item, read.findings, kind)
         data = read.data
     name = item.path if item.member is None else f"{item.path}:{item.member}"
     loaded = load_bytes(data, name, options.encoding, options.limits)
@@ -220,7 +257,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
                                                 limits=options.limits))
     digest = hashlib.blake2b(data, digest_size=16).digest()
     if not checked.games:
-        return _file_outcome(item, loaded.findings, kind, digest=digest,
+        return file_outcome(item, loaded.findings, kind, digest=digest,
                              encoding_guessed=loaded.encoding_guessed)
     rows: list[Row] = []
     facts = []
@@ -252,13 +289,13 @@ def _process_chunk(items: list[Work]) -> list[FileOutcome]:
 # --- orchestration (main process) --------------------------------------------------------------
 
 
-def _chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
+def chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
     """Chunks of ``size`` items, cut short at :data:`CHUNK_BYTES` of member data."""
     chunk: list[Work] = []
     held = 0
     for item in items:
         chunk.append(item)
-        held += _held(item)
+        held += held_bytes(item)
         if len(chunk) >= size or held >= CHUNK_BYTES:
             yield chunk
             chunk = []
@@ -267,7 +304,7 @@ def _chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
         yield chunk
 
 
-def _held(item: Work) -> int:
+def held_bytes(item: Work) -> int:
     """Bytes of an archive member the main process holds for an item (files are read by the
     worker)."""
     return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
@@ -279,6 +316,10 @@ class _Slot:
 
     items: list[Work]
     future: Future[list[FileOutcome]]
+
+
+Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
+"""What runs the work: items in, outcomes out in the same order."""
 
 
 def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
@@ -296,10 +337,10 @@ def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutc
     pending: deque[_Slot] = deque()
     try:
         limit = jobs * IN_FLIGHT_PER_JOB
-        for chunk in _chunks(items, CHUNK):
+        for chunk in chunks(items, CHUNK):
             pending.append(submit(chunk))
             while pending and (len(pending) >= limit or sum(
-                    _held(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
+                    held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
                 yield from _settle(pending, submit, options)
         while pending:
             yield from _settle(pending, submit, options)
@@ -332,7 +373,7 @@ def _settle(pending: deque[_Slot], submit: Callable[[list[Work]], _Slot],
 def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
     """The row of a file whose worker did not come back."""
     if isinstance(exc, FutureTimeout):
-        return _timed_out(item, options)
+        return timed_out(item, options)
     if isinstance(exc, ProcessExpired):
         code = exc.exitcode
         cause = (f"killed by signal {-code} ({signal.Signals(-code).name}"
@@ -343,7 +384,7 @@ def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
     else:
         message = (f"the worker process failed on this file ({type(exc).__name__}: {exc}); "
                    "the batch went on")
-    return _file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
+    return file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
 
 
 @dataclass
@@ -365,9 +406,11 @@ class Problems:
 def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
               done: set[tuple[str, str | None]] | None = None,
               progress: Callable[[Summary], None] | None = None,
-              problems: Problems | None = None) -> Summary:
+              problems: Problems | None = None, runner: Runner | None = None) -> Summary:
     """Run the whole batch; rows go to ``writer`` as they arrive, problem games to ``problems``
-    (with ``options.details``). Returns the summary."""
+    (with ``options.details``). ``runner`` does the work (default :func:`run_items`, this
+    machine's worker pool; :mod:`sgfcheck.cluster` has a Dask cluster's). Returns the
+    summary."""
     summary = Summary()
     done = done or set()
     start = time.perf_counter()
@@ -386,9 +429,23 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
                 continue
             yield item
 
-    by_digest: dict[bytes, list[str]] = {}
-    by_sequence: dict[bytes, list[str]] = {}
-    for outcome in run_items(todo(), options):
+    with DuplicateIndex() as keys:
+        _collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
+                 progress, start)
+        summary.identical_files = keys.groups("file")
+        identical = {label for group in summary.identical_files for label in group}
+        summary.same_games = [g for g in keys.groups("game")
+                              if not all(x.rsplit("#", 1)[0] in identical for x in g)]
+    summary.elapsed = time.perf_counter() - start
+    summary.peak_rss_mb = _peak_rss_mb()
+    return summary
+
+
+def _collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
+             problems: Problems | None, keys: DuplicateIndex,
+             progress: Callable[[Summary], None] | None, start: float) -> None:
+    """Write each outcome's rows as it comes and count it in the summary."""
+    for outcome in outcomes:
         if writer is not None:
             writer.write(outcome.rows)
         path, member = outcome.key
@@ -407,7 +464,7 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
         if outcome.encoding_guessed:
             summary.encodings_guessed += 1
         if outcome.digest is not None:
-            by_digest.setdefault(outcome.digest, []).append(label)
+            keys.add("file", outcome.digest, label)
         for game in outcome.games:
             if problems is not None and game.problem is not None:
                 problems.add(game.problem)
@@ -425,17 +482,10 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
                     summary.result_checks_by_basis.setdefault(
                         game.basis, Counter())[game.result_status.value] += 1
             if game.sequence is not None:
-                by_sequence.setdefault(game.sequence, []).append(game.label)
+                keys.add("game", game.sequence, game.label)
         summary.elapsed = time.perf_counter() - start
         if progress is not None:
             progress(summary)
-    summary.identical_files = [v for v in by_digest.values() if len(v) > 1]
-    identical = {label for group in summary.identical_files for label in group}
-    summary.same_games = [v for v in by_sequence.values()
-                          if len(v) > 1 and not all(g.rsplit("#", 1)[0] in identical for g in v)]
-    summary.elapsed = time.perf_counter() - start
-    summary.peak_rss_mb = _peak_rss_mb()
-    return summary
 
 
 def _peak_rss_mb() -> float:

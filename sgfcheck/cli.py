@@ -9,9 +9,10 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -84,6 +85,9 @@ from sgfcheck.schema import (
 )
 from sgfcheck.summary import Summary
 from sgfcheck.svg import PngUnavailable, render_svg, svg_to_png
+
+if TYPE_CHECKING:
+    from sgfcheck.batch import Runner
 
 app = typer.Typer(
     help="Replay Go game records (SGF) under any ruleset and report every illegal move.",
@@ -479,6 +483,13 @@ def batch(
         Path | None, typer.Option("--summary-json", metavar="FILE",
                                   help="Write the summary to this JSON file.")
     ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(metavar="ADDRESS", help="Run on a Dask cluster: "
+                                 "tcp://HOST:PORT of its scheduler, or 'local' for a "
+                                 "LocalCluster of --jobs worker processes (needs "
+                                 "pip install 'sgfcheck[distributed]'). Same rows, order and "
+                                 "summary as a local run.")
+    ] = None,
     html_page: Annotated[
         Path | None, typer.Option("--html", metavar="FILE", help="Write a self-contained page: "
                                   "the summary, a sortable and filterable table of the problem "
@@ -546,7 +557,8 @@ def batch(
         writer = ReportWriter(stream, kind, write_header=fresh)
     progress, finish = _batch_progress(inputs, quiet)
     try:
-        summary = run_batch(items, options, writer, done, progress, problems)
+        with _runner(scheduler, jobs, limits) as runner:
+            summary = run_batch(items, options, writer, done, progress, problems, runner)
     except KeyboardInterrupt:
         finish()
         typer.echo("interrupted: the report holds every file finished so far; complete it "
@@ -564,6 +576,25 @@ def batch(
     if html_page is not None and problems is not None:
         _write_page(batch_page(summary, problems.shown, problems.more), html_page)
     raise typer.Exit(batch_status(summary, fail_on))
+
+
+@contextmanager
+def _runner(scheduler: str | None, jobs: int, limits: Limits) -> Iterator[Runner | None]:
+    """Who does the batch's work: this machine's worker pool (None), or a Dask cluster."""
+    if scheduler is None:
+        yield None
+        return
+    from sgfcheck.cluster import ClusterUnavailable, connect, dask_runner
+
+    try:
+        cluster = connect(scheduler, jobs or os.cpu_count() or 1, limits.memory)
+        client = cluster.__enter__()
+    except ClusterUnavailable as exc:
+        raise _usage_error(str(exc)) from None
+    try:
+        yield dask_runner(client)
+    finally:
+        cluster.__exit__(None, None, None)
 
 
 InputsArgument = Annotated[list[str], typer.Argument(

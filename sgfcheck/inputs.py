@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import glob
 import os
+import re
 import stat
 import tarfile
 import zipfile
@@ -99,8 +100,115 @@ def iter_inputs(args: Iterable[str], stdin_lines: Iterable[str] | None = None,
         yield from _expand(arg, True, limits)
 
 
+_URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+FSSPEC_MISSING = ("URLs are read through fsspec, which is not installed: pip install "
+                  "'sgfcheck[distributed]' (and the package of the filesystem: s3fs, gcsfs...)")
+
+
+def is_url(name: str) -> bool:
+    """``s3://...``, ``https://...``, ``memory://...``, ``zip://member::s3://...``: read through
+    fsspec (a local path that happens to look like one is a path)."""
+    return bool(_URL_RE.match(name)) and not os.path.exists(name)
+
+
+def _url(arg: str, limits: Limits, count_only: bool) -> Iterator[Item]:
+    """Records named by a URL, listed here and read by the workers (:func:`sgfcheck.reading.
+    read_url`): a file, a folder (recursive, sorted), a glob; a zip's members are listed from its
+    directory (fetched alone where the filesystem reads ranges) and read by the workers one by
+    one; a tar is a stream, read here."""
+    try:
+        from fsspec.core import url_to_fs  # type: ignore[import-untyped]
+    except ImportError:
+        yield InputProblem(arg, None, FSSPEC_MISSING)
+        return
+    try:
+        fs, path = url_to_fs(arg)
+        if any(ch in path for ch in "*?["):
+            found = sorted(fs.glob(path))
+            if not found:
+                yield InputProblem(arg, None, "no file matches this pattern")
+            names = [(p, False) for p in found if not fs.isdir(p)]
+        elif fs.isdir(path):
+            names = [(p, False) for p in sorted(fs.find(path))]
+        elif fs.exists(path):
+            names = [(path, True)]
+        else:
+            yield InputProblem(arg, None, "no such file or directory")
+            return
+    except ImportError as exc:  # the filesystem's own package (s3fs, gcsfs, aiohttp...)
+        yield InputProblem(arg, None, f"{FSSPEC_MISSING} ({exc})")
+        return
+    except Exception as exc:  # noqa: BLE001 - any filesystem's errors: a row, not a crash
+        yield InputProblem(arg, None, f"cannot list: {type(exc).__name__}: {exc}")
+        return
+    for name, explicit in names:
+        url = name if name == arg else fs.unstrip_protocol(name)
+        if is_archive_name(name):
+            try:
+                with fs.open(name, "rb") as handle:
+                    if name.lower().endswith(".zip"):
+                        yield from _zip_listed(url, handle, limits, fs.size(name))
+                    elif count_only:
+                        raise _Uncountable(url)
+                    else:
+                        yield from _tar(url, limits, handle, fs.size(name))
+            except _Uncountable:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any filesystem's or archive's errors
+                yield InputProblem(url, None, f"cannot read the archive: {exc}")
+        elif explicit or is_record_name(name):
+            yield WorkItem(url)
+        else:
+            yield Skipped(url, None, NOT_A_RECORD)
+
+
+def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Iterator[Item]:
+    """A remote zip's records from its directory: members to be read by the workers (``data``
+    None), judged by their declared sizes here and by what they hold when read."""
+    budget = _Budget(url, limits, packed)
+    with zipfile.ZipFile(handle) as archive:
+        for info in sorted(archive.infolist(), key=lambda i: i.filename):
+            if info.is_dir():
+                continue
+            if not is_record_name(info.filename):
+                yield Skipped(url, info.filename, NOT_A_RECORD)
+                continue
+            problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
+            if problem:
+                yield InputProblem(url, info.filename, problem)
+                continue
+            if not budget.spend(info.file_size):
+                yield budget.exhausted(url)
+                return
+            yield WorkItem(url, info.filename)
+
+
+def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[bytes | None, str]:
+    """One member of a zip (a worker reading what :func:`_zip_listed` listed): its bytes, or
+    None and why not."""
+    try:
+        with zipfile.ZipFile(handle) as archive:
+            info = archive.getinfo(member)
+            problem = _Budget("", limits, 1).member_problem(member, info.file_size,
+                                                             info.compress_size)
+            if problem:
+                return None, problem
+            with archive.open(info) as stream:
+                data = _read_member(stream, limits.member_size)
+    except (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError, KeyError,
+            NotImplementedError, ValueError) as exc:
+        return None, f"cannot read the member: {exc}"
+    if data is None:
+        return None, ("larger than its header says and than the limit "
+                      f"({limits.describe('member_size')}); not read")
+    return data, ""
+
+
 def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False
             ) -> Iterator[Item]:
+    if is_url(arg):
+        yield from _url(arg, limits, count_only)
+        return
     if any(ch in arg for ch in "*?[") and not os.path.exists(arg):
         matches = sorted(glob.glob(arg, recursive=True))
         if not matches:
@@ -217,9 +325,12 @@ def _unsafe(name: str) -> str | None:
 class _Budget:
     """What one archive may still expand to (``archive-size``), and the ratio it may reach."""
 
-    def __init__(self, path: str, limits: Limits) -> None:
+    def __init__(self, path: str, limits: Limits, packed: int | None = None) -> None:
         self.limits = limits
         self.left = limits.archive_size
+        if packed is not None:
+            self.packed = max(1, packed)
+            return
         try:
             self.packed = max(1, os.path.getsize(path))
         except OSError:
@@ -312,9 +423,12 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
             yield WorkItem(path, info.filename, data)
 
 
-def _tar(path: str, limits: Limits) -> Iterator[Item]:
-    budget = _Budget(path, limits)
-    with tarfile.open(path, "r:*") as archive:
+def _tar(path: str, limits: Limits, handle: IO[bytes] | None = None,
+         packed: int | None = None) -> Iterator[Item]:
+    """A tar's records, read from ``path`` (or from ``handle``, a remote tar's stream)."""
+    budget = _Budget(path, limits, packed)
+    with (tarfile.open(fileobj=handle, mode="r:*") if handle is not None
+          else tarfile.open(path, "r:*")) as archive:
         for info in archive:
             # Where the stream is, decompressed, once this member is passed: a compressed tar is
             # decompressed to reach the next header, so a bomb is stopped before it, not after.

@@ -19,6 +19,7 @@ from typing import IO
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
+from sgfcheck.inputs import FSSPEC_MISSING, read_zip_member
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, format_bytes
 
 _CHUNK = 1 << 20
@@ -118,6 +119,30 @@ def read_stream(fd: int, limits: Limits = DEFAULT_LIMITS, what: str = "standard 
         if size > limits.file_size:
             return ReadBytes(None, [_too_large(limits, what)])
     return ReadBytes(b"".join(parts))
+
+
+def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMITS) -> ReadBytes:
+    """A record named by a URL (``s3://``, ``gs://``, ``https://``, ``memory://``, chained
+    ``zip://a.sgf::s3://...``) through fsspec, up to the size limit; ``member``: a member of the
+    zip at ``url`` (listed by :func:`sgfcheck.inputs.iter_inputs`). Problems are findings."""
+    try:
+        import fsspec  # type: ignore[import-untyped]
+    except ImportError:
+        return ReadBytes(None, [Finding(F.SGF_UNREADABLE, FSSPEC_MISSING)])
+    try:
+        with fsspec.open(url, "rb") as handle:
+            if member is not None:
+                data, why = read_zip_member(handle, member, limits)
+                if data is None:
+                    return ReadBytes(None, [Finding(F.SGF_INPUT, why)])
+                return ReadBytes(data)
+            data = handle.read(limits.file_size + 1)
+    except Exception as exc:  # noqa: BLE001 - any filesystem's errors are a finding
+        return ReadBytes(None, [Finding(F.SGF_UNREADABLE, f"cannot read {url}: "
+                                        f"{type(exc).__name__}: {exc}")])
+    if len(data) > limits.file_size:
+        return ReadBytes(None, [_too_large(limits, "the file")])
+    return ReadBytes(data)
 
 
 def read_standard_input(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> ReadBytes:

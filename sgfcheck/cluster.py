@@ -1,0 +1,169 @@
+"""``batch`` on a Dask cluster (``--scheduler tcp://HOST:PORT`` or ``--scheduler local``).
+
+The client (this process) walks the inputs as a local run does and sends chunks of work to the
+cluster's workers, keeping a bounded number in flight (per worker thread), and takes the
+outcomes back in input order: the rows, their order, the summary, duplicates, ``--resume`` and
+the exit status are those of a local run. Files on disk must be visible to the workers at the
+same path (one machine, or a shared filesystem); URLs (``s3://``, ``gs://``, ``https://``, a zip
+inside one) are listed by the client and read by the workers themselves.
+
+Isolation on a cluster: a worker lost mid-run costs nothing (the scheduler runs its tasks again
+elsewhere). A file that kills every worker that tries it is stopped by Dask after the
+scheduler's ``allowed-failures`` (``KilledWorker``): its chunk is sent again file by file, and
+the file that did it becomes a row with ``SGF033``, not an endless retry. The per-file time
+limit runs in the worker's task thread. Memory: workers are held to their own limit by their
+nanny (``--scheduler local`` gives each ``--limit memory``); a worker past it is restarted,
+which counts as a kill.
+
+Needs the ``distributed`` extra (``pip install 'sgfcheck[distributed]'``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sgfcheck import findings as F
+from sgfcheck.batch import (
+    CHUNK,
+    GRACE,
+    IN_FLIGHT_BYTES,
+    IN_FLIGHT_PER_JOB,
+    BatchOptions,
+    FileOutcome,
+    Runner,
+    Work,
+    chunks,
+    file_outcome,
+    held_bytes,
+    process_item,
+    timed_out,
+)
+from sgfcheck.findings import Finding
+from sgfcheck.reportfile import ReportKind
+
+DISTRIBUTED_MISSING = ("--scheduler needs Dask: pip install 'sgfcheck[distributed]' "
+                       "(dask[distributed] and fsspec)")
+LOCAL = "local"
+ALLOWED_FAILURES = 2
+"""Worker deaths a task may cause on ``--scheduler local`` before Dask gives up on it (an
+existing cluster keeps its own ``distributed.scheduler.allowed-failures``)."""
+
+
+class ClusterUnavailable(RuntimeError):
+    """Dask is not installed, or the scheduler cannot be reached."""
+
+
+def run_chunk(items: list[Work], options: BatchOptions) -> list[FileOutcome]:
+    """A chunk of files on a Dask worker (in one of its task threads). Never raises for a
+    file."""
+    return [process_item(item, options) for item in items]
+
+
+@dataclass
+class _Slot:
+    items: list[Work]
+    future: Any
+
+
+@contextmanager
+def connect(scheduler: str, jobs: int, memory_mb: int) -> Iterator[Any]:
+    """A Dask client: of the cluster at ``scheduler`` (``tcp://host:port``), or of a new
+    ``LocalCluster`` of ``jobs`` worker processes for ``local``. Raises
+    :class:`ClusterUnavailable`."""
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterUnavailable(DISTRIBUTED_MISSING) from None
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster = None
+    try:
+        if scheduler == LOCAL:
+            with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+                                  "distributed.worker.daemon": False}):
+                cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       memory_limit=f"{memory_mb}MB", silence_logs=logging.ERROR)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def threads(client: Any) -> int:
+    """Task threads of the cluster's workers now (at least 1)."""
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def dask_runner(client: Any) -> Runner:
+    """A :data:`sgfcheck.batch.Runner` that does the work on the cluster of ``client``."""
+
+    def run(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
+        return _run(client, items, options)
+
+    return run
+
+
+def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
+    from distributed import KilledWorker
+
+    def submit(chunk: list[Work]) -> _Slot:
+        return _Slot(chunk, client.submit(run_chunk, chunk, options, pure=False))
+
+    pending: deque[_Slot] = deque()
+    limit = threads(client) * IN_FLIGHT_PER_JOB
+    sent = 0
+    try:
+        for chunk in chunks(items, CHUNK):
+            pending.append(submit(chunk))
+            sent += 1
+            if sent % 64 == 0:  # workers may have joined or left
+                limit = threads(client) * IN_FLIGHT_PER_JOB
+            while pending and (len(pending) >= limit or sum(
+                    held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
+                yield from _settle(pending, submit, options, KilledWorker)
+        while pending:
+            yield from _settle(pending, submit, options, KilledWorker)
+    finally:
+        for slot in pending:
+            slot.future.cancel()
+
+
+def _settle(pending: deque[_Slot], submit: Any, options: BatchOptions,
+            killed: type[BaseException]) -> list[FileOutcome]:
+    """The outcomes of the oldest chunk; a chunk Dask gave up on is sent again file by file in
+    its place, and a single file Dask gave up on is a row."""
+    slot = pending[0]
+    hard = options.timeout * len(slot.items) + GRACE if options.timeout > 0 else None
+    try:
+        outcomes: list[FileOutcome] = slot.future.result(timeout=hard)
+    except TimeoutError:
+        pending.popleft()
+        slot.future.cancel()
+        return [timed_out(item, options) for item in slot.items]
+    except killed as exc:
+        pending.popleft()
+        if len(slot.items) > 1:
+            pending.extendleft(submit([item]) for item in reversed(slot.items))
+            return []
+        message = ("the worker processes checking this file died each time it was tried "
+                   f"(Dask gave up: {type(exc).__name__}); the batch went on")
+        return [file_outcome(slot.items[0], [Finding(F.SGF_CRASH, message)],
+                              ReportKind(options.report_kind))]
+    pending.popleft()
+    return outcomes
