@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Protocol
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -161,7 +162,7 @@ def _game_row(item: WorkItem, game: GameScore, report: FileReport, kind: ReportK
 _options = BatchOptions()
 
 
-def _init_worker(options: BatchOptions) -> None:
+def init_worker(options: BatchOptions) -> None:
     global _options
     _options = options
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
@@ -327,7 +328,7 @@ def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutc
     walks and writes), yielding outcomes in input order. Never raises for a file."""
     jobs = options.jobs or os.cpu_count() or 1
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=_init_worker,
+    pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=init_worker,
                        initargs=(options,), context=ctx)
 
     def submit(chunk: list[Work]) -> _Slot:
@@ -430,20 +431,26 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
             yield item
 
     with DuplicateIndex() as keys:
-        _collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
-                 progress, start)
+        collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
+                progress, start)
         summary.identical_files = keys.groups("file")
         identical = {label for group in summary.identical_files for label in group}
         summary.same_games = [g for g in keys.groups("game")
                               if not all(x.rsplit("#", 1)[0] in identical for x in g)]
     summary.elapsed = time.perf_counter() - start
-    summary.peak_rss_mb = _peak_rss_mb()
+    summary.peak_rss_mb = peak_rss_mb()
     return summary
 
 
-def _collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
-             problems: Problems | None, keys: DuplicateIndex,
-             progress: Callable[[Summary], None] | None, start: float) -> None:
+class KeySink(Protocol):
+    """Where the duplicate keys go (a :class:`DuplicateIndex`, or a partition's key file)."""
+
+    def add(self, kind: str, key: bytes, label: str) -> None: ...
+
+
+def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
+            problems: Problems | None, keys: KeySink,
+            progress: Callable[[Summary], None] | None, start: float) -> None:
     """Write each outcome's rows as it comes and count it in the summary."""
     for outcome in outcomes:
         if writer is not None:
@@ -488,7 +495,7 @@ def _collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWr
             progress(summary)
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
     try:
         import resource
     except ImportError:  # not on Windows

@@ -10,9 +10,10 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -490,6 +491,16 @@ def batch(
                                  "pip install 'sgfcheck[distributed]'). Same rows, order and "
                                  "summary as a local run.")
     ] = None,
+    out_dir: Annotated[
+        str | None, typer.Option("--out-dir", metavar="DIR", help="For very large runs: the "
+                                 "report as parts, one JSON Lines file per partition written "
+                                 "by the worker that ran it, and a manifest (a local folder or "
+                                 "an fsspec URL); running the command again continues it; join "
+                                 "with 'sgfcheck report merge DIR'.")
+    ] = None,
+    part_size: Annotated[int, typer.Option(metavar="N", min=1, max=10_000_000,
+                                           help="Files in a partition of --out-dir.")
+                         ] = 10_000,
     html_page: Annotated[
         Path | None, typer.Option("--html", metavar="FILE", help="Write a self-contained page: "
                                   "the summary, a sortable and filterable table of the problem "
@@ -527,6 +538,17 @@ def batch(
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json), ("--html", html_page)):
         _check_writable(option, path)
+    if out_dir is not None:
+        for option, value in (("--out", out), ("--resume", resume), ("--html", html_page),
+                              ("--duplicates", duplicates)):
+            if value is not None:
+                raise _usage_error(f"--out-dir writes the report as parts: {option} goes with "
+                                   "'sgfcheck report merge DIR' (resume: run the same command "
+                                   "again)")
+        _batch_parts(inputs, out_dir, part_size, scheduler, jobs, limits, quiet, wide,
+                     summary_json, fail_on, dict(
+                         rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
+                         dead_stones=dead_stones, limits=limits))
     target = resume or out
     done: set[tuple[str, str | None]] = set()
     if resume is not None:
@@ -557,8 +579,10 @@ def batch(
         writer = ReportWriter(stream, kind, write_header=fresh)
     progress, finish = _batch_progress(inputs, quiet)
     try:
-        with _runner(scheduler, jobs, limits) as runner:
-            summary = run_batch(items, options, writer, done, progress, problems, runner)
+        with _runner(scheduler, jobs, limits) as work:
+            summary = run_batch(items, options, writer, done, progress, problems, work.runner)
+            if work.client is not None:
+                summary.peak_rss_mb = work.peak()
     except KeyboardInterrupt:
         finish()
         typer.echo("interrupted: the report holds every file finished so far; complete it "
@@ -578,11 +602,23 @@ def batch(
     raise typer.Exit(batch_status(summary, fail_on))
 
 
+@dataclass
+class _Workforce:
+    """Who does a batch's work: this machine's worker pool (no client), or a Dask cluster."""
+
+    runner: Runner | None = None
+    client: Any = None
+
+    def peak(self) -> float:
+        from sgfcheck.cluster import worker_peak_mb
+
+        return worker_peak_mb(self.client)
+
+
 @contextmanager
-def _runner(scheduler: str | None, jobs: int, limits: Limits) -> Iterator[Runner | None]:
-    """Who does the batch's work: this machine's worker pool (None), or a Dask cluster."""
+def _runner(scheduler: str | None, jobs: int, limits: Limits) -> Iterator[_Workforce]:
     if scheduler is None:
-        yield None
+        yield _Workforce()
         return
     from sgfcheck.cluster import ClusterUnavailable, connect, dask_runner
 
@@ -592,9 +628,50 @@ def _runner(scheduler: str | None, jobs: int, limits: Limits) -> Iterator[Runner
     except ClusterUnavailable as exc:
         raise _usage_error(str(exc)) from None
     try:
-        yield dask_runner(client)
+        yield _Workforce(dask_runner(client), client)
     finally:
         cluster.__exit__(None, None, None)
+
+
+def _batch_parts(inputs: list[str], out_dir: str, part_size: int, scheduler: str | None,
+                 jobs: int, limits: Limits, quiet: bool, wide: bool, summary_json: Path | None,
+                 fail_on: FailPolicy, settings: dict[str, Any]) -> None:
+    """``batch --out-dir``: the run as partitions (:mod:`sgfcheck.parts`)."""
+    from sgfcheck.batch import BatchOptions
+    from sgfcheck.parts import local_submit, run_head, run_parts
+
+    options = BatchOptions(report_kind=ReportKind.JSONL, **settings)
+    items = iter_inputs(inputs, sys.stdin if "-" in inputs else None, limits)
+    head = run_head(inputs, options, part_size)
+    progress, finish = _batch_progress(inputs, quiet)
+    try:
+        with _runner(scheduler, jobs, limits) as work:
+            if work.client is not None:
+                from sgfcheck.cluster import part_submit
+
+                submit, in_flight = part_submit(work.client)
+                summary = run_parts(items, options, out_dir, head, submit, in_flight,
+                                    work.runner, progress)
+                summary.peak_rss_mb = work.peak()
+            else:
+                with local_submit(options) as (submit, in_flight):
+                    summary = run_parts(items, options, out_dir, head, submit, in_flight,
+                                        None, progress)
+    except (OSError, ValueError) as exc:
+        finish()
+        raise _usage_error(f"--out-dir {out_dir}: {exc}") from None
+    except KeyboardInterrupt:
+        finish()
+        typer.echo("interrupted: the folder holds every partition finished so far; run the "
+                   "same command again to finish it", err=True)
+        raise typer.Exit(ExitStatus.INTERRUPTED) from None
+    finish()
+    _say(render_summary_text(summary, _width(wide)))
+    _say(f"parts written to {out_dir}; duplicates across parts and one report: "
+         f"sgfcheck report merge {out_dir}")
+    if summary_json is not None:
+        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    raise typer.Exit(batch_status(summary, fail_on))
 
 
 InputsArgument = Annotated[list[str], typer.Argument(
@@ -1005,6 +1082,56 @@ def convert(
     _say(f"{file}: {FORMAT_NAMES[record.fmt]} -> {output}")
     raise typer.Exit(ExitStatus.FOUND if any(f.is_error for f in record.findings)
                      else ExitStatus.OK)
+
+
+report_app = typer.Typer(help="Reports written by batch --out-dir: join the parts.",
+                         no_args_is_help=True)
+app.add_typer(report_app, name="report")
+
+
+@report_app.command("merge", epilog=_examples(
+    "sgfcheck report merge run/ -o report.jsonl",
+    "sgfcheck report merge s3://bucket/run --summary-json summary.json --duplicates dup.json"))
+def report_merge(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="The folder of batch --out-dir "
+                                          "(a local folder or an fsspec URL).",
+                                          show_default=False)],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Join the parts, in input order, into this "
+        "JSON Lines report.")] = None,
+    summary_json: Annotated[Path | None, typer.Option(
+        "--summary-json", metavar="FILE", help="Write the summary to this JSON file.")] = None,
+    duplicates: Annotated[Path | None, typer.Option(
+        "--duplicates", metavar="FILE", help="Write every duplicate group (across all parts) "
+        "to this JSON file.")] = None,
+    wide: WideOption = False,
+) -> None:
+    """Join the parts of a batch --out-dir run into one report, recompute its summary and find
+    the duplicates across all parts.
+
+    Exit status: 0 merged, 1 some partitions are not complete (run the batch again), 2 usage
+    error (not such a folder).
+    """
+    from sgfcheck.parts import merge_parts
+
+    for option, path in (("--output", output), ("--summary-json", summary_json),
+                         ("--duplicates", duplicates)):
+        _check_writable(option, path)
+    try:
+        if output is not None:
+            with open(output, "w", encoding="utf-8", newline="") as stream:
+                summary = merge_parts(folder, stream)
+        else:
+            summary = merge_parts(folder, None)
+    except (OSError, ValueError) as exc:
+        raise _usage_error(f"{folder}: {exc}") from None
+    _say(render_summary_text(summary, _width(wide)))
+    if summary_json is not None:
+        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    if duplicates is not None:
+        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
+    incomplete = any(p.startswith("partitions not complete") for p in summary.problems)
+    raise typer.Exit(ExitStatus.FOUND if incomplete else ExitStatus.OK)
 
 
 engines_app = typer.Typer(help="Engines for dead stones: what is installed, installing KataGo.",

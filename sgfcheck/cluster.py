@@ -84,10 +84,13 @@ def connect(scheduler: str, jobs: int, memory_mb: int) -> Iterator[Any]:
     cluster = None
     try:
         if scheduler == LOCAL:
+            # worker-saturation 1.0: a worker holds only the task it runs, so a worker's death
+            # counts against that task alone, never against others queued behind it.
             with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
+                                  "distributed.scheduler.worker-saturation": 1.0,
                                   "distributed.worker.daemon": False}):
                 cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                       processes=True, dashboard_address=None,
+                                       processes=True, dashboard_address=":0",
                                        memory_limit=f"{memory_mb}MB", silence_logs=logging.ERROR)
             client = Client(cluster)
         else:
@@ -102,6 +105,22 @@ def connect(scheduler: str, jobs: int, memory_mb: int) -> Iterator[Any]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def worker_peak_mb(client: Any) -> float:
+    """The largest peak memory of the cluster's workers now (MB; 0 where unknown)."""
+
+    def peak() -> float:
+        try:
+            import resource
+        except ImportError:
+            return 0.0
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    try:
+        return max(client.run(peak).values(), default=0.0)
+    except Exception:  # noqa: BLE001 - a figure for the summary, never a failure
+        return 0.0
 
 
 def threads(client: Any) -> int:
@@ -167,3 +186,14 @@ def _settle(pending: deque[_Slot], submit: Any, options: BatchOptions,
                               ReportKind(options.report_kind))]
     pending.popleft()
     return outcomes
+
+
+def part_submit(client: Any) -> tuple[Any, int]:
+    """Partitions (``batch --out-dir``) as Dask tasks: the submit function for
+    :func:`sgfcheck.parts.run_parts`, and how many to keep in flight."""
+    from sgfcheck.parts import write_part
+
+    def submit(part: list[Work], options: BatchOptions, folder: str, index: int) -> Any:
+        return client.submit(write_part, part, options, folder, index, pure=False)
+
+    return submit, threads(client) * 2

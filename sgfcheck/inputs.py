@@ -129,7 +129,7 @@ def _url(arg: str, limits: Limits, count_only: bool) -> Iterator[Item]:
                 yield InputProblem(arg, None, "no file matches this pattern")
             names = [(p, False) for p in found if not fs.isdir(p)]
         elif fs.isdir(path):
-            names = [(p, False) for p in sorted(fs.find(path))]
+            names = [(p, False) for p in sorted(fs.find(path), key=_walk_order)]
         elif fs.exists(path):
             names = [(path, True)]
         else:
@@ -160,6 +160,13 @@ def _url(arg: str, limits: Limits, count_only: bool) -> Iterator[Item]:
             yield WorkItem(url)
         else:
             yield Skipped(url, None, NOT_A_RECORD)
+
+
+def _walk_order(path: str) -> tuple[tuple[int, str], ...]:
+    """The order of :func:`_walk` for a listed path: in each folder its files by name, then its
+    subfolders by name."""
+    parts = path.split("/")
+    return tuple((1, part) for part in parts[:-1]) + ((0, parts[-1]),)
 
 
 def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Iterator[Item]:

@@ -46,3 +46,50 @@ class Summary:
     @property
     def games_per_second(self) -> float:
         return self.games / self.elapsed if self.elapsed else 0.0
+
+
+_COUNTS = ("files", "skipped", "games", "unreadable", "timeouts", "input_problems",
+           "encodings_guessed", "errors", "games_with_illegal", "not_records")
+_COUNTERS = ("verdicts", "illegal_by_rule", "result_checks")
+
+
+def merge(total: Summary, part: Summary) -> None:
+    """Add the counts of ``part`` (a partition of the same run) to ``total``; named lists stay
+    within their bounds, duplicate groups are left to the caller."""
+    for name in _COUNTS:
+        setattr(total, name, getattr(total, name) + getattr(part, name))
+    for name in _COUNTERS:
+        getattr(total, name).update(getattr(part, name))
+    for basis, counts in part.result_checks_by_basis.items():
+        total.result_checks_by_basis.setdefault(basis, Counter()).update(counts)
+    total.peak_rss_mb = max(total.peak_rss_mb, part.peak_rss_mb)
+    total.not_record_names.extend(part.not_record_names[:max(0, NAMED - len(
+        total.not_record_names))])
+    total.problems.extend(part.problems[:max(0, 100 - len(total.problems))])
+
+
+def to_plain(s: Summary) -> dict[str, object]:
+    """The counts of a summary as plain JSON values (a partition's line in a manifest)."""
+    out: dict[str, object] = {name: getattr(s, name) for name in _COUNTS}
+    for name in _COUNTERS:
+        out[name] = dict(getattr(s, name))
+    out["result_checks_by_basis"] = {k: dict(v) for k, v in s.result_checks_by_basis.items()}
+    out["problems"] = s.problems
+    out["not_record_names"] = s.not_record_names
+    out["peak_rss_mb"] = s.peak_rss_mb
+    return out
+
+
+def from_plain(obj: dict[str, object]) -> Summary:
+    """The summary :func:`to_plain` wrote."""
+    s = Summary()
+    for name in _COUNTS:
+        setattr(s, name, int(obj.get(name, 0)))  # type: ignore[call-overload]
+    for name in _COUNTERS:
+        getattr(s, name).update(obj.get(name) or {})
+    for basis, counts in (obj.get("result_checks_by_basis") or {}).items():  # type: ignore[attr-defined]
+        s.result_checks_by_basis[basis] = Counter(counts)
+    s.problems = list(obj.get("problems") or [])  # type: ignore[call-overload]
+    s.not_record_names = list(obj.get("not_record_names") or [])  # type: ignore[call-overload]
+    s.peak_rss_mb = float(obj.get("peak_rss_mb") or 0.0)  # type: ignore[arg-type]
+    return s

@@ -1,0 +1,223 @@
+"""batch on a real Dask cluster (a LocalCluster of 2 worker processes): the same rows as a local
+run, a worker killed mid-run, a poison file, resume, URL inputs read by the workers."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import sys
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+from typer.testing import CliRunner
+
+from sgfcheck.batch import BatchOptions, run_batch
+from sgfcheck.cli import app
+from sgfcheck.inputs import iter_inputs
+from sgfcheck.reportfile import ReportKind, ReportWriter
+from sgfcheck.summary import Summary
+
+distributed = pytest.importorskip(
+    "distributed", reason="Dask is not installed (pip install -e '.[test]' brings it)")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+from sgfcheck.cluster import dask_runner  # noqa: E402
+
+runner = CliRunner()
+GAME = (FIXTURES / "scoring-basic.sgf").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    import dask
+    from distributed import Client, LocalCluster
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1,
+                          "distributed.scheduler.worker-saturation": 1.0}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=40)
+        c = Client(cluster)
+        yield c
+        c.close()
+        cluster.close()
+
+
+def archive(tmp_path: Path, copies: int = 40) -> Path:
+    """A folder of fixtures and copies of one game, a zip among them, and a file that is no
+    record: every kind of row."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for path in sorted(FIXTURES.glob("*.sgf")):
+        (folder / path.name).write_bytes(path.read_bytes())
+    more = folder / "more"
+    more.mkdir()
+    for i in range(copies):
+        (more / f"copy{i:03d}.sgf").write_bytes(GAME)
+    with zipfile.ZipFile(folder / "club.zip", "w") as z:
+        z.writestr("a.sgf", (FIXTURES / "ko.sgf").read_bytes())
+        z.writestr("b.sgf", b"(;GM[1]SZ[9]KM[6.5];B[ee];W[ee])")
+        z.writestr("readme.txt", "not a record")
+    (folder / "broken.sgf").write_bytes(b"(;GM[1]SZ[9];B[ee];W[")
+    return folder
+
+
+def run(inputs: list[str], run_with: Any = None, jobs: int = 2, done: set[Any] | None = None,
+        progress: Any = None) -> tuple[str, Summary]:
+    stream = io.StringIO()
+    writer = ReportWriter(stream, ReportKind.JSONL, write_header=True)
+    options = BatchOptions(jobs=jobs, report_kind=ReportKind.JSONL)
+    summary = run_batch(iter_inputs(inputs), options, writer, done, progress, None, run_with)
+    return stream.getvalue(), summary
+
+
+def same_summary(a: Summary, b: Summary) -> None:
+    for field in ("files", "games", "unreadable", "input_problems", "not_records", "timeouts",
+                  "games_with_illegal", "illegal_by_rule", "result_checks", "verdicts",
+                  "identical_files", "same_games", "problems"):
+        assert getattr(a, field) == getattr(b, field), field
+
+
+def test_rows_identical_to_a_local_run(client: Any, tmp_path: Path) -> None:
+    folder = archive(tmp_path)
+    local, local_summary = run([str(folder)])
+    dask, dask_summary = run([str(folder)], dask_runner(client))
+    assert dask == local
+    assert len(local.splitlines()) == len(list(FIXTURES.glob("*.sgf"))) + 40 + 2 + 1
+    same_summary(dask_summary, local_summary)
+    assert dask_summary.identical_files  # the 40 copies
+
+
+def test_a_worker_killed_mid_run_costs_nothing(client: Any, tmp_path: Path) -> None:
+    folder = archive(tmp_path, copies=300)
+    local, _ = run([str(folder)])
+    pids = list(client.run(os.getpid).values())
+    killed: list[int] = []
+
+    def progress(summary: Summary) -> None:
+        if summary.files == 40 and not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+    dask, _ = run([str(folder)], dask_runner(client), progress=progress)
+    assert killed and dask == local
+    client.wait_for_workers(2, timeout=60)  # the nanny started a new one
+
+
+class Poison(distributed.WorkerPlugin):  # type: ignore[misc]
+    """A worker plugin: the worker dies on files named ``*-poison.sgf`` (every worker, restarted
+    ones too: the scheduler gives each new worker its plugins)."""
+
+    name = "sgfcheck-poison"
+
+    def setup(self, worker: Any) -> None:
+        import sgfcheck.batch as batch_module
+
+        original = batch_module._process
+
+        def process(item: Any, options: Any) -> Any:
+            if item.path.endswith("-poison.sgf"):
+                os._exit(9)
+            return original(item, options)
+
+        batch_module._process = process
+
+
+def test_a_poison_file_is_a_row_not_an_endless_retry(client: Any, tmp_path: Path) -> None:
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    folder = archive(tmp_path, copies=10)
+    (folder / "more" / "copy004-poison.sgf").write_bytes(GAME)
+    client.register_plugin(Poison())
+    try:
+        out, summary = run([str(folder)], dask_runner(client))
+    finally:
+        client.unregister_worker_plugin(Poison.name)
+        client.restart()
+    rows = [json.loads(line) for line in out.splitlines()]
+    names = [Path(r["path"]).name for r in rows]
+    (bad,) = [r for r in rows if r["path"].endswith("-poison.sgf")]
+    assert bad["index"] is None
+    assert [f["code"] for f in bad["file_findings"]] == ["SGF033"]
+    assert "died each time it was tried" in bad["file_findings"][0]["message"]
+    local, _ = run([str(folder)])  # no plugin here: the poison file is just a game
+    local_names = [Path(json.loads(line)["path"]).name for line in local.splitlines()]
+    assert names == local_names  # every file, in order
+    assert summary.files == len({(r["path"], r.get("member")) for r in rows})
+
+
+def test_resume_on_the_cluster(client: Any, tmp_path: Path) -> None:
+    folder = archive(tmp_path)
+    full = tmp_path / "full.jsonl"
+    result = runner.invoke(app, ["batch", str(folder), "--out", str(full), "--jobs", "2", "-q"])
+    assert result.exit_code == 1  # the broken file and the illegal moves: errors
+    lines = full.read_text().splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(lines[:20]) + lines[20][:30])
+    scheduler = client.scheduler.address
+    result = runner.invoke(app, ["batch", str(folder), "--resume", str(part), "--scheduler",
+                                 scheduler, "-q"])
+    assert result.exit_code == 1, result.output
+    assert part.read_text() == full.read_text()
+    assert "files skipped (already in the report)" in result.output
+
+
+def test_url_inputs_read_by_the_workers(client: Any, tmp_path: Path) -> None:
+    folder = archive(tmp_path)
+    url = folder.as_uri()  # file:///.../games: listed here, every file read by a worker
+    local, _ = run([str(folder)])
+    dask, _ = run([url], dask_runner(client))
+    assert [json.loads(x)["verdict"] for x in dask.splitlines()] == [
+        json.loads(x)["verdict"] for x in local.splitlines()]
+    paths = [json.loads(x)["path"] for x in dask.splitlines()]
+    assert all(p.startswith("file:///") for p in paths)
+    members = [json.loads(x) for x in dask.splitlines() if json.loads(x)["member"]]
+    assert [(m["member"], m["verdict"]) for m in members] == [("a.sgf", "illegal moves"),
+                                                            ("b.sgf", "illegal moves")]
+
+
+def test_memory_url_in_a_local_run(tmp_path: Path) -> None:
+    fsspec = pytest.importorskip("fsspec")
+    memory = fsspec.filesystem("memory")
+    memory.pipe("/sgfcheck-test/a.sgf", GAME)
+    memory.pipe("/sgfcheck-test/sub/b.sgf", (FIXTURES / "ko.sgf").read_bytes())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("c.sgf", GAME)
+    memory.pipe("/sgfcheck-test/d.zip", buffer.getvalue())
+    try:
+        out, summary = run(["memory://sgfcheck-test"], jobs=1)  # the worker forks: it sees them
+    finally:
+        memory.rm("/sgfcheck-test", recursive=True)
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [(r["path"], r["member"], r["verdict"]) for r in rows] == [
+        ("memory:///sgfcheck-test/a.sgf", None, "clean"),
+        ("memory:///sgfcheck-test/d.zip", "c.sgf", "clean"),
+        ("memory:///sgfcheck-test/sub/b.sgf", None, "illegal moves")]
+    assert summary.identical_files == [["memory:///sgfcheck-test/a.sgf",
+                                        "memory:///sgfcheck-test/d.zip:c.sgf"]]
+
+
+def test_cli_scheduler_local_and_unreachable(tmp_path: Path) -> None:
+    folder = archive(tmp_path, copies=5)
+    local_out, dask_out = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    a = runner.invoke(app, ["batch", str(folder), "--out", str(local_out), "--jobs", "2", "-q"])
+    b = runner.invoke(app, ["batch", str(folder), "--out", str(dask_out), "--jobs", "2", "-q",
+                            "--scheduler", "local"])
+    assert a.exit_code == b.exit_code == 1
+    assert dask_out.read_bytes() == local_out.read_bytes()
+    c = runner.invoke(app, ["batch", str(folder), "--scheduler", "tcp://127.0.0.1:9", "-q"])
+    assert c.exit_code == 2 and "cannot reach the Dask scheduler" in c.output
+
+
+def test_a_missing_url_is_a_row(tmp_path: Path) -> None:
+    out, summary = run(["file:///nonexistent-sgfcheck/x.sgf"], jobs=1)
+    (row,) = [json.loads(x) for x in out.splitlines()]
+    assert row["index"] is None and row["file_findings"][0]["code"] == "SGF032"
+    assert summary.input_problems == 1
+    assert threading.active_count() >= 1
