@@ -1,11 +1,12 @@
-"""Batch speed: `sgfcheck batch` over the whole shared corpus with --jobs 1 and --jobs 2, beside
-sgfmill's parse + Board.play replay of the same files in the same run.
+"""Batch speed: `sgfcheck batch` over the whole shared corpus with --jobs 1 and --jobs 2, and on
+a Dask LocalCluster of 1 and 2 worker processes (``--scheduler local``, when the distributed
+extra is installed), beside sgfmill's parse + Board.play replay of the same files in the same run.
 
-Prints games/s for each, the ratio to sgfmill, the scaling from 1 to 2 jobs, and the peak
-resident memory of a worker. Each batch runs as its own process (as a user runs it), writing its
-JSON Lines report to a temporary folder.
+Prints games/s for each, the ratio to sgfmill, the scaling from 1 to 2 jobs (and workers), the
+peak resident memory of a worker and of the main process (the client). Each batch runs as its
+own process (as a user runs it), writing its JSON Lines report to a temporary folder.
 
-    .venv/bin/python bench/batch_speed.py [CORPUS_DIR]
+    .venv/bin/python bench/batch_speed.py [--no-dask] [CORPUS_DIR]
 """
 
 from __future__ import annotations
@@ -23,21 +24,36 @@ HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent.parent / "shared" / "corpus"
 
 
-def run_batch(corpus: Path, jobs: int, folder: Path) -> dict:
-    summary = folder / f"summary-{jobs}.json"
-    out = folder / f"report-{jobs}.jsonl"
+def run_batch(corpus: Path, jobs: int, folder: Path, *extra: str) -> dict:
+    tag = f"{jobs}{'-'.join(extra)}"
+    summary = folder / f"summary-{tag}.json"
+    out = folder / f"report-{tag}.jsonl"
     cmd = [sys.executable, "-m", "sgfcheck", "batch", str(corpus), "--jobs", str(jobs),
-           "--out", str(out), "--summary-json", str(summary), "--fail-on", "never"]
+           "--out", str(out), "--summary-json", str(summary), "--fail-on", "never", *extra]
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    # The client's own peak memory: GNU time's maximum resident set of the batch process.
+    timed = ["/usr/bin/time", "-f", "%M", *cmd] if Path("/usr/bin/time").exists() else cmd
+    done = subprocess.run(timed, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True)
     wall = time.perf_counter() - start
     data = json.loads(summary.read_text())
     data["wall"] = wall
+    last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+    data["client_mb"] = int(last) / 1024 if last.isdigit() else float("nan")
+    data["report"] = out
     return data
 
 
 def main() -> int:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    args = [a for a in sys.argv[1:] if a != "--no-dask"]
+    dask = "--no-dask" not in sys.argv[1:]
+    if dask:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            print("distributed extra not installed: no Dask rows", file=sys.stderr)
+            dask = False
+    corpus = Path(args[0]) if args else DEFAULT
     if not corpus.is_dir():
         print(f"corpus not found: {corpus}", file=sys.stderr)
         return 2
@@ -53,18 +69,32 @@ def main() -> int:
             refused += 1
     base_time = time.perf_counter() - start
     base_rate = games / base_time
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        one = run_batch(corpus, 1, Path(tmp))
-        two = run_batch(corpus, 2, Path(tmp))
-    print(f"corpus: {len(files)} SGF files in {corpus}")
-    print(f"sgfmill parse + Board.play: {games} games in {base_time:.1f} s = {base_rate:.0f} "
-          f"games/s ({refused} files refused by sgfmill)")
-    for label, s in (("--jobs 1", one), ("--jobs 2", two)):
-        rate = s["games_per_second"]
-        print(f"sgfcheck batch {label}: {s['games']} games in {s['elapsed']:.1f} s = {rate:.0f} "
-              f"games/s, {rate / base_rate:.2f}x sgfmill; peak RSS per worker "
-              f"{s['peak_rss_mb_per_worker']:.0f} MB (wall {s['wall']:.1f} s)")
-    print(f"scaling 1 -> 2 jobs: {two['games_per_second'] / one['games_per_second']:.2f}x")
+        rows.append(("--jobs 1", run_batch(corpus, 1, Path(tmp))))
+        rows.append(("--jobs 2", run_batch(corpus, 2, Path(tmp))))
+        if dask:
+            rows.append(("Dask, 1 worker", run_batch(corpus, 1, Path(tmp), "--scheduler",
+                                                     "local")))
+            rows.append(("Dask, 2 workers", run_batch(corpus, 2, Path(tmp), "--scheduler",
+                                                      "local")))
+            same = all(r["report"].read_bytes() == rows[0][1]["report"].read_bytes()
+                       for _, r in rows)
+        print(f"corpus: {len(files)} SGF files in {corpus}")
+        print(f"sgfmill parse + Board.play: {games} games in {base_time:.1f} s = "
+              f"{base_rate:.0f} games/s ({refused} files refused by sgfmill)")
+        for label, s in rows:
+            rate = s["games_per_second"]
+            print(f"sgfcheck batch {label}: {s['games']} games in {s['elapsed']:.1f} s = "
+                  f"{rate:.0f} games/s, {rate / base_rate:.2f}x sgfmill; peak RSS per worker "
+                  f"{s['peak_rss_mb_per_worker']:.0f} MB, main process {s['client_mb']:.0f} MB "
+                  f"(wall {s['wall']:.1f} s)")
+        rate = {label: s["games_per_second"] for label, s in rows}
+        print(f"scaling 1 -> 2 jobs: {rate['--jobs 2'] / rate['--jobs 1']:.2f}x")
+        if dask:
+            print(f"scaling 1 -> 2 Dask workers: "
+                  f"{rate['Dask, 2 workers'] / rate['Dask, 1 worker']:.2f}x; reports identical "
+                  f"to --jobs 1: {same}")
     return 0
 
 

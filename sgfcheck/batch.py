@@ -17,9 +17,11 @@ row with ``SGF033`` and the cause. The pool (pebble's ``ProcessPool``) replaces 
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import hashlib
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -96,6 +98,8 @@ class BatchOptions:
     """Bounds on the work one file may cause; ``memory`` caps each worker."""
     details: bool = False
     """Workers describe each problem game for ``--html`` (with a board)."""
+    chunk: int = CHUNK
+    """Files handed to a worker at a time."""
 
 
 @dataclass
@@ -167,6 +171,12 @@ def init_worker(options: BatchOptions) -> None:
     _options = options
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     cap_memory(options.limits.memory)
+    # A forked worker inherits the exit handlers of the process that started the batch (a
+    # library user's: a Dask cluster's, a database's...). Run at this worker's exit they would
+    # close what belongs to that process (seen: a LocalCluster's nannies closed when pool
+    # workers exited, its workers never restarted). The worker has none of its own.
+    atexit._clear()
+    getattr(multiprocessing.util, "_finalizer_registry", {}).clear()
 
 
 class _TimeLimit(Exception):
@@ -319,6 +329,11 @@ class _Slot:
     future: Future[list[FileOutcome]]
 
 
+class RunStopped(RuntimeError):
+    """The workers of a run are gone (a cluster that lost them all): the run stops, its report
+    holding every file finished."""
+
+
 Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
 """What runs the work: items in, outcomes out in the same order."""
 
@@ -338,7 +353,7 @@ def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutc
     pending: deque[_Slot] = deque()
     try:
         limit = jobs * IN_FLIGHT_PER_JOB
-        for chunk in chunks(items, CHUNK):
+        for chunk in chunks(items, options.chunk):
             pending.append(submit(chunk))
             while pending and (len(pending) >= limit or sum(
                     held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):

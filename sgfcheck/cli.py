@@ -559,7 +559,7 @@ def batch(
             raise _usage_error(f"cannot read {resume}: {exc}") from None
     kind = ReportKind.for_path(target)
     # Imported when used (pebble, the pages): the other commands start faster without them.
-    from sgfcheck.batch import BatchOptions, Problems, run_batch
+    from sgfcheck.batch import BatchOptions, Problems, RunStopped, run_batch
     from sgfcheck.pages import batch_page
 
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
@@ -588,6 +588,9 @@ def batch(
         typer.echo("interrupted: the report holds every file finished so far; complete it "
                    "with --resume", err=True)
         raise typer.Exit(ExitStatus.INTERRUPTED) from None
+    except RunStopped as exc:
+        finish()
+        raise _usage_error(str(exc)) from None
     finally:
         if stream is not None:
             stream.close()
@@ -637,7 +640,7 @@ def _batch_parts(inputs: list[str], out_dir: str, part_size: int, scheduler: str
                  jobs: int, limits: Limits, quiet: bool, wide: bool, summary_json: Path | None,
                  fail_on: FailPolicy, settings: dict[str, Any]) -> None:
     """``batch --out-dir``: the run as partitions (:mod:`sgfcheck.parts`)."""
-    from sgfcheck.batch import BatchOptions
+    from sgfcheck.batch import BatchOptions, RunStopped
     from sgfcheck.parts import local_submit, run_head, run_parts
 
     options = BatchOptions(report_kind=ReportKind.JSONL, **settings)
@@ -660,6 +663,9 @@ def _batch_parts(inputs: list[str], out_dir: str, part_size: int, scheduler: str
     except (OSError, ValueError) as exc:
         finish()
         raise _usage_error(f"--out-dir {out_dir}: {exc}") from None
+    except RunStopped as exc:
+        finish()
+        raise _usage_error(str(exc)) from None
     except KeyboardInterrupt:
         finish()
         typer.echo("interrupted: the folder holds every partition finished so far; run the "

@@ -23,19 +23,19 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 from sgfcheck import findings as F
 from sgfcheck.batch import (
-    CHUNK,
     GRACE,
     IN_FLIGHT_BYTES,
     IN_FLIGHT_PER_JOB,
     BatchOptions,
     FileOutcome,
     Runner,
+    RunStopped,
     Work,
     chunks,
     file_outcome,
@@ -54,8 +54,9 @@ ALLOWED_FAILURES = 2
 existing cluster keeps its own ``distributed.scheduler.allowed-failures``)."""
 
 
-class ClusterUnavailable(RuntimeError):
-    """Dask is not installed, or the scheduler cannot be reached."""
+class ClusterUnavailable(RunStopped):
+    """Dask is not installed, the scheduler cannot be reached, or the cluster lost every
+    worker."""
 
 
 def run_chunk(items: list[Work], options: BatchOptions) -> list[FileOutcome]:
@@ -138,39 +139,100 @@ def dask_runner(client: Any) -> Runner:
     return run
 
 
+NO_WORKERS = 120.0
+"""Seconds a run waits for a cluster that has lost every worker before it stops (the report
+keeps every file finished: continue it with ``--resume``)."""
+POLL = 5.0
+WAIT_FOR_WORKERS = 30.0
+"""Seconds to wait, after Dask gave up on a task, for the workers it cost to be restarted."""
+
+
+def wait_result(client: Any, future: Any, hard: float | None) -> Any:
+    """A task's result, raising ``TimeoutError`` past ``hard`` seconds of waiting while the
+    cluster has workers; :class:`ClusterUnavailable` when it has had none for
+    :data:`NO_WORKERS` seconds (Dask's nannies restart dead workers, but a worker killed while
+    its nanny was still restarting it may stay dead); ``KilledWorker`` once the workers are back
+    (so that what is sent next does not meet a worker still starting)."""
+    from distributed import KilledWorker
+
+    waited = idle = 0.0
+    while True:
+        step = POLL if hard is None else max(0.1, min(POLL, hard - waited))
+        try:
+            return future.result(timeout=step)
+        except TimeoutError:
+            if workers(client):
+                waited += step
+                idle = 0.0
+                if hard is not None and waited >= hard:
+                    raise
+            else:
+                idle += step
+                if idle >= NO_WORKERS:
+                    raise ClusterUnavailable(
+                        f"the Dask cluster has had no worker for {NO_WORKERS:g} s; stopped "
+                        "(the report holds every file finished: continue it with --resume, "
+                        "or run the same --out-dir command again)") from None
+        except KilledWorker:
+            _wait_for_workers(client)
+            raise
+
+
+def workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - a scheduler that does not answer has none for us
+        return 0
+
+
+_expected: dict[int, int] = {}
+
+
+def _wait_for_workers(client: Any) -> None:
+    """Wait (at most :data:`WAIT_FOR_WORKERS` s) until the cluster has as many workers as it had
+    at most."""
+    expected = max(_expected.get(id(client), 0), workers(client))
+    _expected[id(client)] = expected
+    if expected:
+        with suppress(Exception):  # go on with what there is
+            client.wait_for_workers(expected, timeout=WAIT_FOR_WORKERS)
+
+
 def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
     from distributed import KilledWorker
 
     def submit(chunk: list[Work]) -> _Slot:
         return _Slot(chunk, client.submit(run_chunk, chunk, options, pure=False))
 
+    _expected[id(client)] = max(_expected.get(id(client), 0), workers(client))
     pending: deque[_Slot] = deque()
     limit = threads(client) * IN_FLIGHT_PER_JOB
     sent = 0
     try:
-        for chunk in chunks(items, CHUNK):
+        for chunk in chunks(items, options.chunk):
             pending.append(submit(chunk))
             sent += 1
             if sent % 64 == 0:  # workers may have joined or left
                 limit = threads(client) * IN_FLIGHT_PER_JOB
+                _expected[id(client)] = max(_expected[id(client)], workers(client))
             while pending and (len(pending) >= limit or sum(
                     held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
-                yield from _settle(pending, submit, options, KilledWorker)
+                yield from _settle(client, pending, submit, options, KilledWorker)
         while pending:
-            yield from _settle(pending, submit, options, KilledWorker)
+            yield from _settle(client, pending, submit, options, KilledWorker)
     finally:
         for slot in pending:
             slot.future.cancel()
 
 
-def _settle(pending: deque[_Slot], submit: Any, options: BatchOptions,
+def _settle(client: Any, pending: deque[_Slot], submit: Any, options: BatchOptions,
             killed: type[BaseException]) -> list[FileOutcome]:
     """The outcomes of the oldest chunk; a chunk Dask gave up on is sent again file by file in
     its place, and a single file Dask gave up on is a row."""
     slot = pending[0]
     hard = options.timeout * len(slot.items) + GRACE if options.timeout > 0 else None
     try:
-        outcomes: list[FileOutcome] = slot.future.result(timeout=hard)
+        outcomes: list[FileOutcome] = wait_result(client, slot.future, hard)
     except TimeoutError:
         pending.popleft()
         slot.future.cancel()
@@ -188,12 +250,28 @@ def _settle(pending: deque[_Slot], submit: Any, options: BatchOptions,
     return outcomes
 
 
+@dataclass
+class _Pending:
+    """A partition's task, waited for as :func:`wait_result` waits."""
+
+    client: Any
+    future: Any
+    hard: float | None
+
+    def result(self) -> Any:
+        return wait_result(self.client, self.future, self.hard)
+
+
 def part_submit(client: Any) -> tuple[Any, int]:
     """Partitions (``batch --out-dir``) as Dask tasks: the submit function for
     :func:`sgfcheck.parts.run_parts`, and how many to keep in flight."""
     from sgfcheck.parts import write_part
 
+    _expected[id(client)] = max(_expected.get(id(client), 0), workers(client))
+
     def submit(part: list[Work], options: BatchOptions, folder: str, index: int) -> Any:
-        return client.submit(write_part, part, options, folder, index, pure=False)
+        hard = options.timeout * len(part) + GRACE if options.timeout > 0 else None
+        return _Pending(client, client.submit(write_part, part, options, folder, index,
+                                              pure=False), hard)
 
     return submit, threads(client) * 2

@@ -221,3 +221,99 @@ def test_a_missing_url_is_a_row(tmp_path: Path) -> None:
     assert row["index"] is None and row["file_findings"][0]["code"] == "SGF032"
     assert summary.input_problems == 1
     assert threading.active_count() >= 1
+
+
+# --- --out-dir: parts written by the workers, report merge -------------------------------------
+
+
+def merged(folder: Path, tmp_path: Path, name: str) -> tuple[str, str]:
+    out, dup = tmp_path / f"{name}.jsonl", tmp_path / f"{name}-dup.json"
+    result = runner.invoke(app, ["report", "merge", str(folder), "-o", str(out),
+                                 "--duplicates", str(dup)])
+    assert result.exit_code == 0, result.output
+    return out.read_text(), dup.read_text()
+
+
+def test_parts_merge_to_the_report_of_one_run(client: Any, tmp_path: Path) -> None:
+    folder = archive(tmp_path, copies=30)
+    direct, dup = tmp_path / "direct.jsonl", tmp_path / "direct-dup.json"
+    runner.invoke(app, ["batch", str(folder), "--out", str(direct), "--duplicates", str(dup),
+                        "--jobs", "2", "-q"])
+    local = tmp_path / "local-parts"
+    result = runner.invoke(app, ["batch", str(folder), "--out-dir", str(local), "--part-size",
+                                 "7", "--jobs", "2", "-q"])
+    assert result.exit_code == 1, result.output  # as the direct run: error findings
+    manifest = (local / "manifest.jsonl").read_text().splitlines()
+    files = len(direct.read_text().splitlines())
+    assert len(manifest) == 1 + (files + 6) // 7
+    assert json.loads(manifest[0])["part_size"] == 7
+    assert merged(local, tmp_path, "local") == (direct.read_text(), dup.read_text())
+    on_dask = tmp_path / "dask-parts"
+    result = runner.invoke(app, ["batch", str(folder), "--out-dir", str(on_dask),
+                                 "--part-size", "7", "--scheduler", client.scheduler.address,
+                                 "-q"])
+    assert result.exit_code == 1, result.output
+    assert merged(on_dask, tmp_path, "dask") == (direct.read_text(), dup.read_text())
+
+
+def test_parts_continue_an_interrupted_run(tmp_path: Path) -> None:
+    folder = archive(tmp_path, copies=30)
+    parts = tmp_path / "parts"
+    args = ["batch", str(folder), "--out-dir", str(parts), "--part-size", "10", "--jobs", "1",
+            "-q"]
+    runner.invoke(app, args)
+    whole = merged(parts, tmp_path, "whole")
+    lines = (parts / "manifest.jsonl").read_text().splitlines(keepends=True)
+    # Interrupted after two partitions, in the middle of writing the third's line.
+    (parts / "manifest.jsonl").write_text("".join(lines[:3]) + lines[3][:25])
+    (parts / "part-00003.jsonl.gz").unlink()
+    result = runner.invoke(app, args)
+    assert "files skipped (already in the report)" in result.output
+    skipped = [line for line in result.output.splitlines() if line.startswith("files skipped")]
+    assert skipped[0].split()[-1] == "20"
+    assert merged(parts, tmp_path, "again") == whole
+    other = runner.invoke(app, [*args[:4], "--part-size", "5", "-q"])
+    assert other.exit_code == 2 and "partitions of 10 files" in other.output
+
+
+def test_a_poison_partition_falls_back_to_file_by_file(client: Any, tmp_path: Path) -> None:
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    folder = archive(tmp_path, copies=10)
+    (folder / "more" / "copy004-poison.sgf").write_bytes(GAME)
+    client.register_plugin(Poison())
+    parts = tmp_path / "parts"
+    try:
+        result = runner.invoke(app, ["batch", str(folder), "--out-dir", str(parts),
+                                     "--part-size", "8", "--scheduler",
+                                     client.scheduler.address, "-q"])
+    finally:
+        client.unregister_worker_plugin(Poison.name)
+        client.restart()
+    assert result.exit_code == 1, result.output
+    text, _ = merged(parts, tmp_path, "poisoned")
+    rows = [json.loads(x) for x in text.splitlines()]
+    (bad,) = [r for r in rows if r["path"].endswith("-poison.sgf")]
+    assert [f["code"] for f in bad["file_findings"]] == ["SGF033"]
+    assert sum(1 for r in rows if r["path"].endswith(".sgf") and "copy" in r["path"]) == 11
+
+
+def test_parts_at_a_url(tmp_path: Path) -> None:
+    folder = archive(tmp_path, copies=3)
+    url = (tmp_path / "url-parts").as_uri()
+    result = runner.invoke(app, ["batch", str(folder), "--out-dir", url, "--part-size", "9",
+                                 "--jobs", "1", "-q"])
+    assert result.exit_code == 1, result.output
+    assert (tmp_path / "url-parts" / "part-00000.jsonl.gz").exists()
+    direct = tmp_path / "direct.jsonl"
+    runner.invoke(app, ["batch", str(folder), "--out", str(direct), "--jobs", "1", "-q"])
+    out = tmp_path / "m.jsonl"
+    result = runner.invoke(app, ["report", "merge", url, "-o", str(out)])
+    assert result.exit_code == 0 and out.read_text() == direct.read_text()
+
+
+def test_out_dir_usage_errors(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["batch", str(FIXTURES), "--out-dir", str(tmp_path / "p"),
+                                 "--out", str(tmp_path / "r.jsonl")])
+    assert result.exit_code == 2 and "report merge" in result.output
+    result = runner.invoke(app, ["report", "merge", str(tmp_path)])
+    assert result.exit_code == 2 and "no manifest.jsonl" in result.output
