@@ -29,6 +29,7 @@ from typing import Any
 
 from sgfcheck import findings as F
 from sgfcheck.batch import (
+    CHUNK,
     GRACE,
     IN_FLIGHT_BYTES,
     IN_FLIGHT_PER_JOB,
@@ -139,6 +140,9 @@ def dask_runner(client: Any) -> Runner:
     return run
 
 
+DASK_CHUNK = 32
+"""Files in a task on a cluster (a task costs the scheduler about a millisecond: chunks larger
+than the local pool's keep that a small share of the work)."""
 NO_WORKERS = 120.0
 """Seconds a run waits for a cluster that has lost every worker before it stops (the report
 keeps every file finished: continue it with ``--resume``)."""
@@ -209,7 +213,8 @@ def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[
     limit = threads(client) * IN_FLIGHT_PER_JOB
     sent = 0
     try:
-        for chunk in chunks(items, options.chunk):
+        size = DASK_CHUNK if options.chunk == CHUNK else options.chunk
+        for chunk in chunks(items, size):
             pending.append(submit(chunk))
             sent += 1
             if sent % 64 == 0:  # workers may have joined or left
