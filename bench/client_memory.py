@@ -7,7 +7,11 @@ the main process too), and with --out-dir on the cluster. Prints the main proces
 resident memory (MB) and the games/s of each run. Flat means: the 10^5 run's peak about the
 10^4 run's, though it wrote ten times the rows.
 
-    .venv/bin/python bench/client_memory.py [--sizes 10000,100000] [--modes local,dask,parts]
+    .venv/bin/python bench/client_memory.py [--sizes 10000,100000]
+        [--modes local,dask,external,parts]
+
+Mode ``external`` starts a Dask scheduler and two workers as processes of their own, so that the
+main process is the client alone (with ``--scheduler local`` it also runs the scheduler).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 LETTERS = "abcdefghijklmnopqrs"
@@ -41,15 +47,17 @@ def write_games(folder: Path, n: int) -> None:
         (sub / f"g{i:07d}.sgf").write_bytes(game(rng))
 
 
-def run(folder: Path, out: Path, mode: str) -> tuple[float, float, int]:
+def run(folder: Path, out: Path, mode: str, address: str | None) -> tuple[float, float, int]:
     cmd = [sys.executable, "-m", "sgfcheck", "batch", str(folder), "--jobs", "2", "-q",
            "--fail-on", "never", "--summary-json", str(out.with_suffix(".summary.json"))]
     if mode == "local":
         cmd += ["--out", str(out)]
     elif mode == "dask":
         cmd += ["--out", str(out), "--scheduler", "local"]
+    elif mode == "external":
+        cmd += ["--out", str(out), "--scheduler", str(address)]
     else:
-        cmd += ["--out-dir", str(out), "--scheduler", "local"]
+        cmd += ["--out-dir", str(out), "--part-size", "1000", "--scheduler", "local"]
     start = time.perf_counter()
     done = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], check=True,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -59,17 +67,51 @@ def run(folder: Path, out: Path, mode: str) -> tuple[float, float, int]:
     return peak_kb / 1024, wall, int(summary["games"])
 
 
+@contextmanager
+def cluster_outside(tmp: Path, wanted: bool) -> Iterator[str | None]:
+    """A scheduler and 2 one-thread workers as processes of their own (mode ``external``: the
+    main process is then the client alone)."""
+    if not wanted:
+        yield None
+        return
+    info = tmp / "scheduler.json"
+    module = [sys.executable, "-m"]
+    scheduler = subprocess.Popen([*module, "distributed.cli.dask_scheduler",
+                                  "--scheduler-file", str(info), "--dashboard-address", ":0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        if info.exists() and info.stat().st_size:
+            break
+        time.sleep(0.1)
+    workers = subprocess.Popen([*module, "distributed.cli.dask_worker", "--scheduler-file",
+                                str(info), "--nworkers", "2", "--nthreads", "1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        address = json.loads(info.read_text())["address"]
+        from distributed import Client
+
+        with Client(address) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        workers.terminate()
+        scheduler.terminate()
+        workers.wait(30)
+        scheduler.wait(30)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--modes", default="local,dask,parts")
+    parser.add_argument("--modes", default="local,dask,external,parts")
     args = parser.parse_args()
     if not Path("/usr/bin/time").exists():
         print("needs GNU time (/usr/bin/time; Debian package time)", file=sys.stderr)
         return 2
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = args.modes.split(",")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, cluster_outside(Path(tmp), "external" in modes
+                                                               ) as address:
         for n in sizes:
             folder = Path(tmp) / f"games-{n}"
             folder.mkdir()
@@ -79,7 +121,7 @@ def main() -> int:
                 out.parent.mkdir()
                 if mode == "parts":
                     out = out.parent / "parts"
-                peak, wall, games = run(folder, out, mode)
+                peak, wall, games = run(folder, out, mode, address)
                 print(f"{n:>7} records, {mode:>5}: main process peak {peak:6.1f} MB, "
                       f"{games} games in {wall:.1f} s ({games / wall:.0f} games/s)", flush=True)
     return 0

@@ -88,11 +88,14 @@ def connect(scheduler: str, jobs: int, memory_mb: int) -> Iterator[Any]:
         if scheduler == LOCAL:
             # worker-saturation 1.0: a worker holds only the task it runs, so a worker's death
             # counts against that task alone, never against others queued behind it.
+            # No dashboard: its task stream keeps 100,000 tasks, which the main process would
+            # hold (it runs the scheduler of a LocalCluster).
             with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES,
                                   "distributed.scheduler.worker-saturation": 1.0,
                                   "distributed.worker.daemon": False}):
                 cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
                                        processes=True, dashboard_address=":0",
+                                       scheduler_kwargs={"dashboard": False},
                                        memory_limit=f"{memory_mb}MB", silence_logs=logging.ERROR)
             client = Client(cluster)
         else:

@@ -317,3 +317,47 @@ def test_out_dir_usage_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "report merge" in result.output
     result = runner.invoke(app, ["report", "merge", str(tmp_path)])
     assert result.exit_code == 2 and "no manifest.jsonl" in result.output
+
+
+# --- the time limit in a worker thread; the duplicate index --------------------------------------
+
+
+def test_time_limit_in_a_thread_stops_pure_python_loops(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Dask runs tasks in threads, where no alarm signal can go: the limit is an exception sent
+    to the thread."""
+    import sgfcheck.batch as batch_module
+    from sgfcheck.inputs import WorkItem
+
+    def spin(item: Any, options: Any) -> Any:
+        while True:
+            pass
+
+    monkeypatch.setattr(batch_module, "_process", spin)
+    path = tmp_path / "g.sgf"
+    path.write_bytes(GAME)
+    out: list[Any] = []
+    options = BatchOptions(timeout=0.5, report_kind=ReportKind.DICT)
+    worker = threading.Thread(target=lambda: out.append(
+        batch_module.process_item(WorkItem(str(path)), options)))
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive()
+    (outcome,) = out
+    assert outcome.timed_out
+    assert outcome.rows[0]["file_findings"][0]["code"] == "SGF031"
+
+
+def test_duplicate_index_groups_in_order() -> None:
+    from sgfcheck.duplicates import FLUSH, DuplicateIndex
+
+    with DuplicateIndex() as index:
+        for i in range(FLUSH + 5):  # past one flush to disk
+            index.add("file", bytes([i % 7]), f"f{i}")
+        index.add("game", b"x", "a#1")
+        index.add("game", b"y", "b#1")
+        index.add("game", b"x", "c#1")
+        groups = index.groups("file")
+        assert [g[:3] for g in groups] == [[f"f{k}", f"f{k + 7}", f"f{k + 14}"] for k in range(7)]
+        assert sum(len(g) for g in groups) == FLUSH + 5
+        assert index.groups("game") == [["a#1", "c#1"]]
