@@ -50,9 +50,12 @@ from sgfcheck.reportfile import ReportKind
 DISTRIBUTED_MISSING = ("--scheduler needs Dask: pip install 'sgfcheck[distributed]' "
                        "(dask[distributed] and fsspec)")
 LOCAL = "local"
-ALLOWED_FAILURES = 2
-"""Worker deaths a task may cause on ``--scheduler local`` before Dask gives up on it (an
-existing cluster keeps its own ``distributed.scheduler.allowed-failures``)."""
+ALLOWED_FAILURES = 0
+"""Worker deaths a task may cause on ``--scheduler local`` beyond the first before Dask gives
+up on it (an existing cluster keeps its own ``distributed.scheduler.allowed-failures``). None:
+a chunk given up is sent again file by file, so a file is reported only when it killed a worker
+alone; and every further death risks meeting a worker its nanny is still starting, which Dask
+does not always restart."""
 
 
 class ClusterUnavailable(RunStopped):

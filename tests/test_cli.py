@@ -270,7 +270,7 @@ def test_batch_summary_names_the_files_it_skipped(tmp_path: Path) -> None:
     folder = _mixed_folder(tmp_path)
     summary = tmp_path / "s.json"
     result = runner.invoke(app, ["batch", str(folder), "--summary-json", str(summary),
-                                 "--fail-on", "never"])
+                                 "--fail-on", "never", "--wide"])  # a long tmp path: one line
     assert f"skipped, not a record: {folder / 'notes.txt'}" in result.output
     data = json.loads(summary.read_text())
     assert data["not_records"] == 1 and data["not_record_names"] == [str(folder / "notes.txt")]
