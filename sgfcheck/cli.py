@@ -55,11 +55,18 @@ from sgfcheck.exits import (
 )
 from sgfcheck.findings import Finding
 from sgfcheck.formats import FORMAT_NAMES, RecordFormat
-from sgfcheck.inputs import InputProblem, Skipped, count_records, is_archive_name, iter_inputs
+from sgfcheck.inputs import (
+    InputProblem,
+    Skipped,
+    count_records,
+    is_archive_name,
+    is_url,
+    iter_inputs,
+)
 from sgfcheck.katago import KataGoError
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.points import parse_point_name
-from sgfcheck.reading import read_path, read_standard_input
+from sgfcheck.reading import read_path, read_standard_input, read_url
 from sgfcheck.records import LoadedFile, load_bytes, load_file, to_sgf
 from sgfcheck.replay import replay
 from sgfcheck.report import (
@@ -696,7 +703,7 @@ def _loaded(args: list[str], encoding: str | None, limits: Limits
             read = read_standard_input(sys.stdin.buffer, limits)
             yield (LoadedFile("-", None, False, [], read.findings) if read.data is None
                    else load_bytes(read.data, "-", encoding, limits))
-        elif not (os.path.isdir(arg) or is_archive_name(arg) or (
+        elif not (os.path.isdir(arg) or is_archive_name(arg) or is_url(arg) or (
                 any(ch in arg for ch in "*?[") and not os.path.exists(arg))):
             yield load_file(arg, encoding, limits)
         else:
@@ -707,6 +714,10 @@ def _loaded(args: list[str], encoding: str | None, limits: Limits
                 name = item.path if item.member is None else f"{item.path}:{item.member}"
                 if isinstance(item, InputProblem):
                     yield LoadedFile(name, None, False, [], [Finding(F.SGF_INPUT, item.message)])
+                elif item.data is None and is_url(item.path):
+                    read = read_url(item.path, item.member, limits)
+                    yield (LoadedFile(name, None, False, [], read.findings) if read.data is None
+                           else load_bytes(read.data, name, encoding, limits))
                 elif item.data is None:
                     yield load_file(item.path, encoding, limits)
                 else:

@@ -141,8 +141,13 @@ def _url(arg: str, limits: Limits, count_only: bool) -> Iterator[Item]:
     except Exception as exc:  # noqa: BLE001 - any filesystem's errors: a row, not a crash
         yield InputProblem(arg, None, f"cannot list: {type(exc).__name__}: {exc}")
         return
+    chain = arg.split("::", 1)[1] if "::" in arg else None  # zip://a.sgf::s3://bucket/g.zip
     for name, explicit in names:
-        url = name if name == arg else fs.unstrip_protocol(name)
+        url = fs.unstrip_protocol(name)
+        if explicit:
+            url = arg
+        elif chain is not None:
+            url = f"{url}::{chain}"
         if is_archive_name(name):
             try:
                 with fs.open(name, "rb") as handle:

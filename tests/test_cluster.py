@@ -361,3 +361,20 @@ def test_duplicate_index_groups_in_order() -> None:
         assert [g[:3] for g in groups] == [[f"f{k}", f"f{k + 7}", f"f{k + 14}"] for k in range(7)]
         assert sum(len(g) for g in groups) == FLUSH + 5
         assert index.groups("game") == [["a#1", "c#1"]]
+
+
+def test_chained_zip_urls_and_check_on_a_url(tmp_path: Path) -> None:
+    archive_path = tmp_path / "g.zip"
+    with zipfile.ZipFile(archive_path, "w") as z:
+        z.writestr("a/ko.sgf", (FIXTURES / "ko.sgf").read_bytes())
+        z.writestr("a/seki.sgf", (FIXTURES / "seki.sgf").read_bytes())
+    chained = f"zip://a/*.sgf::{archive_path.as_uri()}"
+    out, _ = run([chained], jobs=1)
+    assert [(json.loads(x)["path"], json.loads(x)["verdict"]) for x in out.splitlines()] == [
+        (f"zip://a/ko.sgf::{archive_path.as_uri()}", "illegal moves"),
+        (f"zip://a/seki.sgf::{archive_path.as_uri()}", "clean")]
+    result = runner.invoke(app, ["check", f"zip://a/ko.sgf::{archive_path.as_uri()}"])
+    assert result.exit_code == 1 and "ILLEGAL MOVES (1 simple ko)" in result.output
+    result = runner.invoke(app, ["score", (FIXTURES / "seki.sgf").as_uri(), "--format", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["games"][0]["result_check"]["status"] == "match"
