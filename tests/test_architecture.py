@@ -53,3 +53,20 @@ def test_imports_point_down() -> None:
             if floor[dep] >= level:
                 upward.append(f"{name} (floor {level}) imports {dep} (floor {floor[dep]})")
     assert upward == []
+
+
+def test_the_top_of_the_tree_holds_only_the_project() -> None:
+    """What git tracks at the top is the design card's layout (an output file of a test run was
+    once committed there by mistake)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git work tree")
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    top = {name.split("/", 1)[0] for name in listed}
+    assert top <= {".ci", ".gitignore", "README.md", "pyproject.toml", "sgfcheck", "tests",
+                   "fixtures", "bench", "docs"}, sorted(top)
