@@ -495,7 +495,8 @@ def batch(
         str | None, typer.Option(metavar="ADDRESS", help="Run on a Dask cluster: "
                                  "tcp://HOST:PORT of its scheduler, or 'local' for a "
                                  "LocalCluster of --jobs worker processes (needs "
-                                 "pip install 'sgfcheck[distributed]'). Same rows, order and "
+                                 "the distributed extra: pip install 'sgfcheck\\[distributed]'). "
+                                 "Same rows, order and "
                                  "summary as a local run.")
     ] = None,
     out_dir: Annotated[
@@ -924,8 +925,10 @@ def diagram(
                                                  help="Read the file in this encoding.")] = None,
     limit: LimitOption = None,
 ) -> None:
-    """Draw a position as SVG (or PNG): stones, last move, dead stones, each colour's territory
-    as a ruleset counts it, seki points, points still to fill, or an illegal move.
+    """Draw a position as SVG or PNG, with its dead stones and territory, or an illegal move.
+
+    Stones, the last move, dead stones, each colour's territory as a ruleset counts it, seki
+    points, points still to fill; or an illegal move on the position before it.
 
     Every stone is one element with the classes 'stone black' or 'stone white' (plus 'dead',
     'seki', 'uncertain', 'concerned') and data-point="D4", for CSS. Exit status: 0 drawn,
@@ -1021,10 +1024,11 @@ def annotate(
                                                  help="Read the file in this encoding.")] = None,
     limit: LimitOption = None,
 ) -> None:
-    """Write a copy of a record with sgfcheck's findings as comments at their moves, the
-    verdict per ruleset and the RE check in the root comment, and the territory of the game's
-    own count as TB/TW. Every original property and variation is kept; the input is never
-    changed.
+    """Write a copy of a record with the findings, verdicts and territory in it, for SGF editors.
+
+    The findings as comments at their moves, the verdict per ruleset and the RE check in the
+    root comment, and the territory of the game's own count as TB/TW. Every original property
+    and variation is kept; the input is never changed.
 
     Exit status: as score (0 every scored result matches, 1 a mismatch, an unverifiable
     result or an error finding), 2 usage error or unreadable input.
