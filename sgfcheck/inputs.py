@@ -179,20 +179,14 @@ def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Ite
     None), judged by their declared sizes here and by what they hold when read."""
     budget = _Budget(url, limits, packed)
     with zipfile.ZipFile(handle) as archive:
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if info.is_dir():
-                continue
-            if not is_record_name(info.filename):
-                yield Skipped(url, info.filename, NOT_A_RECORD)
-                continue
-            problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
-            if problem:
-                yield InputProblem(url, info.filename, problem)
-                continue
-            if not budget.spend(info.file_size):
+        for entry in _zip_entries(archive, url, budget):
+            if not isinstance(entry, zipfile.ZipInfo):
+                yield entry
+            elif not budget.spend(entry.file_size):
                 yield budget.exhausted(url)
                 return
-            yield WorkItem(url, info.filename)
+            else:
+                yield WorkItem(url, entry.filename)
 
 
 def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[bytes | None, str]:
@@ -207,8 +201,7 @@ def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[byt
                 return None, problem
             with archive.open(info) as stream:
                 data = _read_member(stream, limits.member_size)
-    except (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError, KeyError,
-            NotImplementedError, ValueError) as exc:
+    except (*_MEMBER_ERRORS, KeyError) as exc:
         return None, f"cannot read the member: {exc}"
     if data is None:
         return None, ("larger than its header says and than the limit "
@@ -405,24 +398,39 @@ def _read_member(handle: IO[bytes], limit: int) -> bytes | None:
     return None if len(data) > limit else data
 
 
+def _zip_entries(archive: zipfile.ZipFile, path: str, budget: _Budget
+                 ) -> Iterator[Item | zipfile.ZipInfo]:
+    """A zip's members in name order: the record members to read (their ``ZipInfo``), the
+    others as :class:`Skipped` or :class:`InputProblem` (unsafe names, sizes past the limits)."""
+    for info in sorted(archive.infolist(), key=lambda i: i.filename):
+        if info.is_dir():
+            continue
+        if not is_record_name(info.filename):
+            yield Skipped(path, info.filename, NOT_A_RECORD)
+            continue
+        problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
+        if problem:
+            yield InputProblem(path, info.filename, problem)
+            continue
+        yield info
+
+
+_MEMBER_ERRORS = (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError,
+                  NotImplementedError, ValueError)
+"""What reading a damaged or odd zip member raises."""
+
+
 def _zip(path: str, limits: Limits) -> Iterator[Item]:
     budget = _Budget(path, limits)
     with zipfile.ZipFile(path) as archive:
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if info.is_dir():
-                continue
-            if not is_record_name(info.filename):
-                yield Skipped(path, info.filename, NOT_A_RECORD)
-                continue
-            problem = budget.member_problem(info.filename, info.file_size, info.compress_size)
-            if problem:
-                yield InputProblem(path, info.filename, problem)
+        for info in _zip_entries(archive, path, budget):
+            if not isinstance(info, zipfile.ZipInfo):
+                yield info
                 continue
             try:
                 with archive.open(info) as handle:
                     data = _read_member(handle, limits.member_size)
-            except (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError,
-                    NotImplementedError, ValueError) as exc:
+            except _MEMBER_ERRORS as exc:
                 yield InputProblem(path, info.filename, f"cannot read the member: {exc}")
                 continue
             if data is None:
