@@ -9,7 +9,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -633,15 +633,13 @@ def _runner(scheduler: str | None, jobs: int, limits: Limits) -> Iterator[_Workf
         return
     from sgfcheck.cluster import ClusterUnavailable, connect, dask_runner
 
-    try:
-        cluster = connect(scheduler, jobs or os.cpu_count() or 1, limits.memory)
-        client = cluster.__enter__()
-    except ClusterUnavailable as exc:
-        raise _usage_error(str(exc)) from None
-    try:
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(connect(scheduler, jobs or os.cpu_count() or 1,
+                                                 limits.memory))
+        except ClusterUnavailable as exc:
+            raise _usage_error(str(exc)) from None
         yield _Workforce(dask_runner(client), client)
-    finally:
-        cluster.__exit__(None, None, None)
 
 
 def _batch_parts(inputs: list[str], out_dir: str, part_size: int, scheduler: str | None,
@@ -894,13 +892,36 @@ def _batch_progress(inputs: list[str], quiet: bool
     return log, lambda: None
 
 
+RecordArgument = Annotated[str, typer.Argument(
+    metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or '-' for standard input.",
+    show_default=False)]
+
+
+def _one_record(file: str, encoding: str | None, limits: Limits, what: str) -> LoadedFile:
+    """The record of ``diagram`` and ``annotate``: one file (or ``-``) holding a game, else a
+    usage error saying why."""
+    loaded = next(iter(_loaded([file], encoding, limits)))
+    if isinstance(loaded, Skipped):
+        raise _usage_error(f"{file}: {loaded.reason}")
+    if not loaded.games:
+        problems = "; ".join(f"{f.code.code} {f.message}" for f in loaded.findings)
+        raise _usage_error(f"{file}: no game to {what} ({problems})")
+    return loaded
+
+
+def _not_the_input(file: str, output: Path) -> None:
+    """A usage error when the output file is the input: inputs are never changed."""
+    if file != "-" and output.exists() and Path(file).exists() and (
+            output.resolve() == Path(file).resolve()):
+        raise _usage_error("--output is the input file; the input is never changed")
+
+
 @app.command(epilog=_examples(
     "sgfcheck diagram game.sgf -o final.svg",
     "sgfcheck diagram game.sgf --rules chinese --move 180 --numbers -o move180.png",
     "sgfcheck diagram game.sgf --illegal -o illegal.svg"))
 def diagram(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or "
-                                        "'-' for standard input.", show_default=False)],
+    file: RecordArgument,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write here: .svg, or .png (needs the png "
         "extra). Default: SVG on standard output.", show_default=False)] = None,
@@ -940,12 +961,7 @@ def diagram(
     suffix = output.suffix.lower() if output is not None else ".svg"
     if suffix not in (".svg", ".png"):
         raise _usage_error(f"--output {output}: write .svg or .png")
-    loaded = next(iter(_loaded([file], encoding, limits)))
-    if isinstance(loaded, Skipped):
-        raise _usage_error(f"{file}: {loaded.reason}")
-    if not loaded.games:
-        problems = "; ".join(f"{f.code.code} {f.message}" for f in loaded.findings)
-        raise _usage_error(f"{file}: no game to draw ({problems})")
+    loaded = _one_record(file, encoding, limits, "draw")
     if game_no > len(loaded.games):
         raise _usage_error(f"--game {game_no}: {file} holds {len(loaded.games)} game(s)")
     record = loaded.games[game_no - 1]
@@ -1003,8 +1019,7 @@ def diagram(
     "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
     "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --rules chinese,aga"))
 def annotate(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or "
-                                        "'-' for standard input.", show_default=False)],
+    file: RecordArgument,
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The annotated SGF to write (never the input).",
                                          show_default=False)],
@@ -1044,15 +1059,8 @@ def annotate(
     _validate([*row_names, game_rules], encoding)
     limits = _limits(limit)
     _check_writable("--output", output)
-    if file != "-" and output.exists() and Path(file).exists() and (
-            output.resolve() == Path(file).resolve()):
-        raise _usage_error("--output is the input file; the input is never changed")
-    loaded = next(iter(_loaded([file], encoding, limits)))
-    if isinstance(loaded, Skipped):
-        raise _usage_error(f"{file}: {loaded.reason}")
-    if not any(g.tree is not None for g in loaded.games):
-        problems = "; ".join(f"{f.code.code} {f.message}" for f in loaded.findings)
-        raise _usage_error(f"{file}: no game to annotate ({problems})")
+    _not_the_input(file, output)
+    loaded = _one_record(file, encoding, limits, "annotate")
     options = ScoreOptions(rules=row_names, game_rules=game_rules, encoding=encoding,
                            dead_stones=dead_stones, seed=seed, limits=limits)
     scored = score_loaded(loaded, options)
@@ -1086,8 +1094,7 @@ def convert(
     _validate(["auto"], encoding)
     limits = _limits(limit)
     _check_writable("--output", output)
-    if output.exists() and file.exists() and output.resolve() == file.resolve():
-        raise _usage_error("--output is the input file; the input is never changed")
+    _not_the_input(str(file), output)
     read = read_path(str(file), limits)
     if read.data is None:
         for finding in read.findings:
