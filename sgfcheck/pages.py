@@ -8,16 +8,16 @@ across pages). Every text that comes from a record or a file name is HTML-escape
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sgfcheck import __version__
 from sgfcheck.adjudicate import FileScore, GameScore
 from sgfcheck.check import FileReport, GameReport
-from sgfcheck.count import Score
 from sgfcheck.diagrams import illegal_move_picture, scored_picture
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
-from sgfcheck.report import basis_text, summary_rows
+from sgfcheck.report import SCORE_HEADERS, basis_text, score_rows, summary_rows
 from sgfcheck.result_check import CheckStatus
 from sgfcheck.summary import Summary
 from sgfcheck.svg import STYLE, render_svg
@@ -109,7 +109,7 @@ def _page(title: str, body: list[str], script: bool = False) -> str:
     return "\n".join(parts)
 
 
-def _table(headers: list[str], rows: list[list[object]], *, text_cols: int = 1,
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, text_cols: int = 1,
            css: str = "", table_id: str = "") -> str:
     attrs = (f' class="{css}"' if css else "") + (f' id="{table_id}"' if table_id else "")
     head = "".join(f'<th class="text">{esc(h)}</th>' if i < text_cols else f"<th>{esc(h)}</th>"
@@ -157,24 +157,6 @@ def _game_title(path: str, report: GameReport) -> str:
     if g.info.get("PB") or g.info.get("PW"):
         players = f" - {g.info.get('PB', '?')} (B) vs {g.info.get('PW', '?')} (W)"
     return f"{path} game {g.index + 1}{players}"
-
-
-_SCORE_COLUMNS = ["ruleset", "method", "result", "colour", "total", "komi", "empty",
-                  "must_fill", "seki_excluded", "stones", "prisoners", "dead", "pass_stones",
-                  "tax", "handicap_bonus", "pass_bonus"]
-
-
-def _score_rows(scores: list[Score]) -> list[list[object]]:
-    rows: list[list[object]] = []
-    for score in scores:
-        for colour, side in score.sides():
-            first = colour.letter == "B"
-            rows.append([score.ruleset.name if first else "", score.method.value if first else "",
-                         score.result_text if first else "", colour.word, side.total,
-                         side.komi, side.empty, side.must_fill, side.seki_excluded,
-                         side.stones, side.prisoners, side.dead, side.pass_stones, side.tax,
-                         side.handicap_bonus, side.pass_bonus])
-    return rows
 
 
 def _verdict_box(css: str, text: str) -> str:
@@ -227,8 +209,7 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
                    f"({esc(score.method.value)})</figcaption></figure>")
     out.append("</div>")
     out.append(LEGEND)
-    out.append(_table(_SCORE_COLUMNS, _score_rows(game.scores), text_cols=4,
-                      css="scores"))
+    out.append(_table(SCORE_HEADERS, score_rows(game), text_cols=3, css="scores"))
     notes = [f"{s.ruleset.name}: {n}" for s in game.scores for n in s.notes]
     if game.explanations or notes:
         out.append("<h3>Why the rows differ</h3><ul class=\"explanations\">"
@@ -242,14 +223,17 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
     return out
 
 
+def _file_errors(path: str, findings: list[Finding]) -> list[str]:
+    """A file's own error findings (unreadable, syntax...), one box each."""
+    return [_verdict_box("errors", f"{esc(path)}: {esc(f.code.code)} {esc(f.message)}")
+            for f in findings if f.is_error]
+
+
 def score_page(reports: list[FileScore], title: str = "sgfcheck score") -> str:
     """``score --format html``: every game of every file."""
     body: list[str] = []
     for report in reports:
-        for f in report.check.findings:
-            if f.is_error:
-                body.append(_verdict_box("errors", f"{esc(report.path)}: {esc(f.code.code)} "
-                                         f"{esc(f.message)}"))
+        body.extend(_file_errors(report.path, report.check.findings))
         for game in report.games:
             body.extend(score_game_html(report.path, game))
     return _page(title, body)
@@ -291,12 +275,10 @@ def check_game_html(path: str, report: GameReport) -> list[str]:
 
 
 def check_page(reports: list[FileReport], title: str = "sgfcheck check") -> str:
+    """``check --format html``: every game of every file."""
     body: list[str] = []
     for report in reports:
-        for f in report.findings:
-            if f.is_error:
-                body.append(_verdict_box("errors", f"{esc(report.path)}: {esc(f.code.code)} "
-                                         f"{esc(f.message)}"))
+        body.extend(_file_errors(report.path, report.findings))
         for game in report.games:
             body.extend(check_game_html(report.path, game))
     return _page(title, body)

@@ -192,7 +192,7 @@ def render_json(report: FileReport) -> str:
 
 # --- scores ------------------------------------------------------------------------------------
 
-_SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excluded", "stones",
+SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excluded", "stones",
                   "prisoners", "dead", "pass_stones", "tax", "komi", "handicap_bonus",
                   "pass_bonus", "total", "result"]
 """The components by their JSON names (:func:`sgfcheck.schema.side_dict`), as counts."""
@@ -275,7 +275,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
                        + ", ".join(board.name(p) for p in fill))
         rows = score_rows(game)
         if width is None:
-            table = tabulate(rows, headers=_SCORE_HEADERS, tablefmt=fmt)
+            table = tabulate(rows, headers=SCORE_HEADERS, tablefmt=fmt)
         else:
             # Compact: the result, total and komi first (what a reader looks for), then the
             # components; the method goes with the ruleset's name (--wide, the JSON and
@@ -283,7 +283,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
             # columns into a second one.
             order = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
             table = fit_table([[r[c] for c in order] for r in rows],
-                              [_SCORE_HEADERS[c] for c in order], width, keep=2)
+                              [SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
         if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
                for _, s in sc.sides()):
