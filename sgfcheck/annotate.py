@@ -28,7 +28,6 @@ from sgfcheck.conventions import Reading
 from sgfcheck.count import counted_points
 from sgfcheck.findings import Finding
 from sgfcheck.points import point_to_sgf
-from sgfcheck.records import Move
 from sgfcheck.report import basis_text
 from sgfcheck.result_check import CheckStatus
 
@@ -130,13 +129,8 @@ def annotate_game(tree: sgf_grammar.Coarse_game_tree, game: GameScore, file_find
     # Findings at moves, at their nodes.
     at_node: dict[int, list[str]] = {}
     general: list[str] = [finding_line(f) for f in file_findings]
-    node_of_move: dict[int, int] = {}
-    if check.line is not None:
-        number = 0
-        for event in check.line.events:
-            if isinstance(event, Move):
-                number += 1
-                node_of_move[number] = event.node
+    node_of_move = ({number: move.node for number, move in check.line.numbered_moves()}
+                    if check.line is not None else {})
     for f in game.findings:
         node = node_of_move.get(f.move) if f.move is not None else None
         if node is None or node >= len(nodes):

@@ -448,10 +448,7 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
     with DuplicateIndex() as keys:
         collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
                 progress, start)
-        summary.identical_files = keys.groups("file")
-        identical = {label for group in summary.identical_files for label in group}
-        summary.same_games = [g for g in keys.groups("game")
-                              if not all(x.rsplit("#", 1)[0] in identical for x in g)]
+        summary.identical_files, summary.same_games = keys.run_groups()
     summary.elapsed = time.perf_counter() - start
     summary.peak_rss_mb = peak_rss_mb()
     return summary

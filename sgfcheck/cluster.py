@@ -21,6 +21,7 @@ Needs the ``distributed`` extra (``pip install 'sgfcheck[distributed]'``).
 from __future__ import annotations
 
 import logging
+import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -195,14 +196,15 @@ def workers(client: Any) -> int:
         return 0
 
 
-_expected: dict[int, int] = {}
+_expected: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+"""The most workers each client's cluster has been seen with."""
 
 
 def _wait_for_workers(client: Any) -> None:
     """Wait (at most :data:`WAIT_FOR_WORKERS` s) until the cluster has as many workers as it had
     at most."""
-    expected = max(_expected.get(id(client), 0), workers(client))
-    _expected[id(client)] = expected
+    expected = max(_expected.get(client, 0), workers(client))
+    _expected[client] = expected
     if expected:
         with suppress(Exception):  # go on with what there is
             client.wait_for_workers(expected, timeout=WAIT_FOR_WORKERS)
@@ -214,7 +216,7 @@ def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[
     def submit(chunk: list[Work]) -> _Slot:
         return _Slot(chunk, client.submit(run_chunk, chunk, options, pure=False))
 
-    _expected[id(client)] = max(_expected.get(id(client), 0), workers(client))
+    _expected[client] = max(_expected.get(client, 0), workers(client))
     pending: deque[_Slot] = deque()
     limit = threads(client) * IN_FLIGHT_PER_JOB
     sent = 0
@@ -225,7 +227,7 @@ def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[
             sent += 1
             if sent % 64 == 0:  # workers may have joined or left
                 limit = threads(client) * IN_FLIGHT_PER_JOB
-                _expected[id(client)] = max(_expected[id(client)], workers(client))
+                _expected[client] = max(_expected[client], workers(client))
             while pending and (len(pending) >= limit or sum(
                     held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
                 yield from _settle(client, pending, submit, options, KilledWorker)
@@ -278,7 +280,7 @@ def part_submit(client: Any) -> tuple[Any, int]:
     :func:`sgfcheck.parts.run_parts`, and how many to keep in flight."""
     from sgfcheck.parts import write_part
 
-    _expected[id(client)] = max(_expected.get(id(client), 0), workers(client))
+    _expected[client] = max(_expected.get(client, 0), workers(client))
 
     def submit(part: list[Work], options: BatchOptions, folder: str, index: int) -> Any:
         hard = options.timeout * len(part) + GRACE if options.timeout > 0 else None

@@ -17,7 +17,7 @@ from sgfcheck.count import Score, counted_points
 from sgfcheck.findings import Finding
 from sgfcheck.life import mutual_seki
 from sgfcheck.points import parse_point_name
-from sgfcheck.records import Line, Move
+from sgfcheck.records import Line
 from sgfcheck.replay import replay
 from sgfcheck.svg import Picture
 
@@ -34,11 +34,7 @@ def move_marks(line: Line | None, width: int, height: int, upto: int
     numbers: dict[int, int] = {}
     if line is None:
         return None, numbers
-    number = 0
-    for event in line.events:
-        if not isinstance(event, Move):
-            continue
-        number += 1
+    for number, event in line.numbered_moves():
         if number > upto:
             break
         if event.point is None:

@@ -53,6 +53,16 @@ class DuplicateIndex:
             out[-1].append(label)
         return out
 
+    def run_groups(self) -> tuple[list[list[str]], list[list[str]]]:
+        """A batch's duplicates: identical files (key kind ``file``), and the same game in
+        several records (kind ``game``, labels ``file#game``) unless every one of those records
+        is among the identical files already."""
+        identical_files = self.groups("file")
+        identical = {label for group in identical_files for label in group}
+        same_games = [g for g in self.groups("game")
+                      if not all(x.rsplit("#", 1)[0] in identical for x in g)]
+        return identical_files, same_games
+
     def close(self) -> None:
         self._db.close()
         self._folder.cleanup()

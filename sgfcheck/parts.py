@@ -282,10 +282,7 @@ def merge_parts(folder: str, out: IO[str] | None) -> Summary:
                 for line in stream:
                     kind, key, label = json.loads(line)
                     keys.add(kind, bytes.fromhex(key), label)
-        total.identical_files = keys.groups("file")
-        identical = {label for group in total.identical_files for label in group}
-        total.same_games = [g for g in keys.groups("game")
-                            if not all(x.rsplit("#", 1)[0] in identical for x in g)]
+        total.identical_files, total.same_games = keys.run_groups()
     missing = [i for i in range(max(manifest.done, default=-1) + 1) if i not in manifest.done]
     if missing:
         total.problems.append(f"partitions not complete: {', '.join(map(str, missing[:20]))} "

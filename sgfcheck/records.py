@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -67,6 +68,11 @@ class Line:
     @property
     def move_count(self) -> int:
         return sum(1 for e in self.events if isinstance(e, Move))
+
+    def numbered_moves(self) -> Iterator[tuple[int, Move]]:
+        """The moves with their numbers (1-based, passes counted, setup not), as findings
+        number them."""
+        return enumerate((e for e in self.events if isinstance(e, Move)), start=1)
 
 
 @dataclass

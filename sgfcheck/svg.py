@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from sgfcheck.colour import BLACK, Colour
 from sgfcheck.escaping import visible
-from sgfcheck.points import gtp_column
+from sgfcheck.points import gtp_column, point_name
 
 CELL = 24
 """Pixels between two lines."""
@@ -74,11 +74,6 @@ class Picture:
     title: str = ""
 
 
-def point_label(index: int, width: int, height: int) -> str:
-    """The GTP name of a board index (``D4``)."""
-    return f"{gtp_column(index % width)}{height - index // width}"
-
-
 def hoshi(size: int) -> list[int]:
     """Star-point lines along one side of ``size`` lines (0-based from the edge): the 4th line on
     boards of 13 and more, the 3rd from 7, the centre of odd sides from 9 (13: not the sides'
@@ -130,7 +125,7 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> 
         return _n(x(index % w)), _n(y(index // w))
 
     def name(index: int) -> str:
-        return point_label(index, w, h)
+        return point_name((index % w, index // w), h)
 
     title = visible(picture.title)
     classes = " ".join(c for c in ("goban", css_class) if c)
