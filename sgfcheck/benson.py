@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sgfcheck import core
 from sgfcheck.board import Board, Chain
 from sgfcheck.colour import COLOURS, EMPTY
 
@@ -94,6 +95,10 @@ def unconditional(board: Board, colour: int) -> tuple[list[Chain], list[list[int
 
 def prove(board: Board) -> Proof:
     """Unconditionally alive stones of both colours, and the opponent stones they make dead."""
+    if core.compiled is not None:
+        alive_list, dead_list, territory_list = core.compiled.benson(
+            bytes(board.colour), board.width, board.height)
+        return Proof(set(alive_list), set(dead_list), set(territory_list))
     alive: set[int] = set()
     dead: set[int] = set()
     territory: set[int] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.points import Point, point_name
 
@@ -20,6 +21,8 @@ ZOBRIST_BLACK: list[int] = [_rng.getrandbits(64) for _ in range(MAX_POINTS)]
 ZOBRIST_WHITE: list[int] = [_rng.getrandbits(64) for _ in range(MAX_POINTS)]
 TO_MOVE_KEY = {BLACK: _rng.getrandbits(64), WHITE: _rng.getrandbits(64)}
 """XORed into the position hash for situational comparisons (who is to move / who moved)."""
+if core.compiled is not None:
+    core.compiled.set_zobrist(ZOBRIST_BLACK, ZOBRIST_WHITE, TO_MOVE_KEY[BLACK], TO_MOVE_KEY[WHITE])
 
 _NEIGHBOURS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 
@@ -60,15 +63,35 @@ class Chain:
 class Board:
     """A Go position on a width x height board (1x1 to 52x52)."""
 
-    __slots__ = ("width", "height", "colour", "chain_of", "neighbours", "hash")
+    __slots__ = ("width", "height", "colour", "_chain_of", "neighbours", "hash")
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width
         self.height = height
         self.colour: list[int] = [EMPTY] * (width * height)
-        self.chain_of: list[Chain | None] = [None] * (width * height)
+        self._chain_of: list[Chain | None] | None = [None] * (width * height)
         self.neighbours = neighbours_for(width, height)
         self.hash = 0
+
+    @classmethod
+    def from_colours(cls, width: int, height: int, colours: Iterable[int], hash_: int) -> Board:
+        """A position given by its colours (as the compiled replay returns it); its chains are
+        found when first asked for."""
+        board = cls(width, height)
+        board.colour = list(colours)
+        board._chain_of = None
+        board.hash = hash_
+        return board
+
+    @property
+    def chain_of(self) -> list[Chain | None]:
+        """The chain of every point (None for an empty one)."""
+        chains = self._chain_of
+        if chains is None:
+            self._rebuild()
+            chains = self._chain_of
+            assert chains is not None
+        return chains
 
     def index(self, col: int, row: int) -> int:
         return row * self.width + col
@@ -124,7 +147,7 @@ class Board:
                 h ^= ZOBRIST_BLACK[p]
             elif c == WHITE:
                 h ^= ZOBRIST_WHITE[p]
-        self.chain_of = chain_of
+        self._chain_of = chain_of
         self.hash = h
         return dead
 

@@ -29,7 +29,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from sgfcheck import __version__
+from sgfcheck import __version__, core
 from sgfcheck import findings as F
 from sgfcheck.adjudicate import (
     FileLife,
@@ -177,7 +177,7 @@ def _html_output(output: Path | None, html: bool) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"sgfcheck {__version__}")
+        typer.echo(f"sgfcheck {__version__} ({core.describe()})")
         raise typer.Exit()
 
 
@@ -188,6 +188,9 @@ def main_callback(
     ] = False,
 ) -> None:
     """sgfcheck: check Go game records."""
+    note = core.fallback_note()
+    if note:  # once per run: the compiled core is missing without being asked for
+        typer.echo(note, err=True)
 
 
 def _width(wide: bool) -> int | None:

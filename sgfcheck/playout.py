@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+from sgfcheck import core
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, EMPTY, WHITE
 
@@ -55,16 +56,35 @@ class Playouts:
         self.nbrs = board.neighbours
         self.diags = diagonals_for(board.width, board.height)
         self.rng = random.Random(seed)
+        self.width, self.height = board.width, board.height
         self.colour = [int(c) for c in board.colour]  # plain ints: faster than Colour here
+        # Chains found afresh from the colours, in point order, each flooded depth first (as
+        # the compiled core finds them): the same position always starts the same playouts,
+        # whatever the history of the Board object.
+        colour = self.colour
+        nbrs = self.nbrs
         head = [-1] * self.n
         stones: list[list[int] | None] = [None] * self.n
         libs: list[set[int] | None] = [None] * self.n
-        for chain in board.chains():
-            h = chain.stones[0]
-            stones[h] = list(chain.stones)
-            libs[h] = set(chain.liberties)
-            for s in chain.stones:
-                head[s] = h
+        for start, c in enumerate(colour):
+            if c == EMPTY or head[start] >= 0:
+                continue
+            members = [start]
+            liberties: set[int] = set()
+            head[start] = start
+            todo = [start]
+            while todo:
+                s = todo.pop()
+                for q in nbrs[s]:
+                    cq = colour[q]
+                    if cq == EMPTY:
+                        liberties.add(q)
+                    elif cq == c and head[q] < 0:
+                        head[q] = start
+                        members.append(q)
+                        todo.append(q)
+            stones[start] = members
+            libs[start] = liberties
         self.head, self.stones, self.libs = head, stones, libs
         self.black = [0] * self.n
         self.white = [0] * self.n
@@ -72,6 +92,16 @@ class Playouts:
 
     def run(self, playouts: int, first: int = _BLACK) -> None:
         """Add ``playouts`` playouts, the first side alternating starting with ``first``."""
+        fast = core.compiled
+        if fast is not None and playouts > 0:
+            version, state, gauss = self.rng.getstate()
+            black, white, state = fast.playouts(bytes(self.colour), self.width, self.height,
+                                                state, self.local, playouts, first)
+            self.rng.setstate((version, state, gauss))
+            self.black = [a + b for a, b in zip(self.black, black, strict=True)]
+            self.white = [a + b for a, b in zip(self.white, white, strict=True)]
+            self.count += playouts
+            return
         for i in range(playouts):
             final = self._playout(first if i % 2 == 0 else 3 - first)
             black, white = self.black, self.white

@@ -15,8 +15,10 @@ the ways uncertain chains may go (:mod:`sgfcheck.deadstones`). Nothing here know
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sgfcheck import core
 from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, COLOURS, EMPTY, WHITE, Colour
 
@@ -73,7 +75,7 @@ def empty_owners(colour: list[int], nbrs: list[tuple[int, ...]]) -> list[int]:
     return owner
 
 
-def areas(colour: list[int], owner: list[int], nbrs: list[tuple[int, ...]],
+def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
           neutral: dict[Colour, set[int]] | None = None
           ) -> tuple[list[int], dict[int, tuple[int, list[int], list[int]]]]:
     """Areas: stones of one colour joined through their own empty points and through dame (as
@@ -121,7 +123,22 @@ def analyse(board: Board, dead: set[int]) -> Position:
             dead_count[Colour(colour[p])] += 1
             colour[p] = EMPTY
     nbrs = board.neighbours
-    owner = empty_owners(colour, nbrs)
+    fast = core.compiled
+    owner: Sequence[int]
+    if fast is not None:
+        w, h = board.width, board.height
+        packed = bytes(colour)
+        owner = fast.empty_owners(packed, w, h)
+        must_fill = {c: set(fast.points_to_fill(packed, owner, w, h, c)) for c in COLOURS}
+        flags = [_flags(must_fill[c], len(colour)) for c in COLOURS]
+        area_list = [(c, stones, own)
+                     for _, c, stones, own in fast.areas(packed, owner, w, h, *flags)[1]]
+    else:
+        owner = empty_owners(colour, nbrs)
+        # Points each colour must still fill (false eyes, protective connections): never
+        # territory.
+        must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in COLOURS}
+        area_list = list(areas(colour, owner, nbrs, must_fill)[1].values())
     empty = {BLACK: 0, WHITE: 0}
     dame: list[int] = []
     for p, c in enumerate(colour):
@@ -132,15 +149,12 @@ def analyse(board: Board, dead: set[int]) -> Position:
                 dame.append(p)
     stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
 
-    # Points each colour must still fill (false eyes, protective connections): never territory.
-    must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in COLOURS}
-
     # The own empty points of an area, false eyes excluded, are its eye space; an area with
     # fewer than two eyes lives only in seki.
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     groups = {BLACK: 0, WHITE: 0}
-    for area, area_stones, own_empty in areas(colour, owner, nbrs, must_fill)[1].values():
+    for area, area_stones, own_empty in area_list:
         c = Colour(area)
         if _eyes(own_empty, nbrs, board.width) < 2:
             seki_empty[c].extend(own_empty)
@@ -151,7 +165,14 @@ def analyse(board: Board, dead: set[int]) -> Position:
                     groups, {c: sorted(v) for c, v in must_fill.items()})
 
 
-def _points_to_fill(colour: list[int], owner: list[int], nbrs: list[tuple[int, ...]],
+def _flags(points: set[int], n: int) -> bytes:
+    flags = bytearray(n)
+    for p in points:
+        flags[p] = 1
+    return bytes(flags)
+
+
+def _points_to_fill(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
                     c: int) -> set[int]:
     """Own empty points colour c must still fill before the game is really over.
 

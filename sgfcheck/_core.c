@@ -1,0 +1,1136 @@
+/* sgfcheck's compiled core: the replay loop with its ko/superko bookkeeping, the position
+ * analysis (owners, areas, points to fill), Benson's proofs and the playouts.
+ *
+ * Each function here has a pure-Python reference in the module named beside it, and gives the
+ * same answer to the last bit: the same findings, hashes, point orders and, for the playouts,
+ * the same random numbers (Python's own Mersenne Twister state is handed in and back). The
+ * differential tests (tests/test_core.py) hold the two to that.
+ *
+ * Data layout: points are indices row * width + col; colours 0 empty, 1 black, 2 white. Chains
+ * are kept as a head per stone, an ordered list of stones per head (next/tail) and pseudo-
+ * liberties per head: the count, sum and sum of squares of the (stone, empty neighbour) pairs.
+ * A chain has no liberty when the count is 0, exactly one when every pair names the same point
+ * (count * squares == sum * sum); that point is sum / count.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXP (52 * 52)
+#define EMPTY 0
+
+/* --- geometry ----------------------------------------------------------------------------- */
+
+typedef struct {
+    int w, h, n;
+    int nb[MAXP][4]; /* neighbours: up, left, right, down (as board.neighbours_for) */
+    int nn[MAXP];
+    int dg[MAXP][4]; /* diagonals, as playout.diagonals_for */
+    int nd[MAXP];
+} Geo;
+
+#define GEO_CACHE 8
+static Geo *geo_cache[GEO_CACHE];
+static int geo_used = 0;
+
+static Geo *geometry(int w, int h) {
+    for (int i = 0; i < geo_used; i++)
+        if (geo_cache[i]->w == w && geo_cache[i]->h == h) return geo_cache[i];
+    Geo *g;
+    if (geo_used < GEO_CACHE) {
+        g = PyMem_RawMalloc(sizeof(Geo));
+        if (!g) return NULL;
+        geo_cache[geo_used++] = g;
+    } else {
+        g = geo_cache[GEO_CACHE - 1]; /* reuse the last slot */
+    }
+    g->w = w; g->h = h; g->n = w * h;
+    for (int row = 0; row < h; row++)
+        for (int col = 0; col < w; col++) {
+            int p = row * w + col, k = 0;
+            if (row > 0) g->nb[p][k++] = (row - 1) * w + col;
+            if (col > 0) g->nb[p][k++] = row * w + col - 1;
+            if (col < w - 1) g->nb[p][k++] = row * w + col + 1;
+            if (row < h - 1) g->nb[p][k++] = (row + 1) * w + col;
+            g->nn[p] = k;
+            k = 0;
+            for (int dr = -1; dr <= 1; dr += 2)
+                for (int dc = -1; dc <= 1; dc += 2)
+                    if (row + dr >= 0 && row + dr < h && col + dc >= 0 && col + dc < w)
+                        g->dg[p][k++] = (row + dr) * w + col + dc;
+            g->nd[p] = k;
+        }
+    return g;
+}
+
+static Geo *geometry_checked(int w, int h) {
+    if (w < 1 || h < 1 || w > 52 || h > 52) {
+        PyErr_Format(PyExc_ValueError, "board size %dx%d outside 1x1..52x52", w, h);
+        return NULL;
+    }
+    Geo *g = geometry(w, h);
+    if (!g) PyErr_NoMemory();
+    return g;
+}
+
+/* --- Zobrist keys (handed in by sgfcheck.board, so both cores hash alike) -------------------- */
+
+static uint64_t ZB[MAXP], ZW[MAXP], KEY_B, KEY_W;
+static int zobrist_ready = 0;
+
+static PyObject *set_zobrist(PyObject *self, PyObject *args) {
+    PyObject *black, *white;
+    unsigned long long kb, kw;
+    if (!PyArg_ParseTuple(args, "OOKK", &black, &white, &kb, &kw)) return NULL;
+    if (!PyList_Check(black) || !PyList_Check(white) || PyList_GET_SIZE(black) != MAXP ||
+        PyList_GET_SIZE(white) != MAXP) {
+        PyErr_SetString(PyExc_ValueError, "two lists of 52*52 keys expected");
+        return NULL;
+    }
+    for (int i = 0; i < MAXP; i++) {
+        ZB[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(black, i));
+        ZW[i] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(white, i));
+    }
+    if (PyErr_Occurred()) return NULL;
+    KEY_B = kb; KEY_W = kw;
+    zobrist_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* --- the board ------------------------------------------------------------------------------ */
+
+typedef struct {
+    const Geo *g;
+    int n;
+    unsigned char col[MAXP];
+    int head[MAXP];  /* chain key of a stone, -1 for an empty point */
+    int next[MAXP];  /* next stone of the chain, -1 at its end */
+    int first[MAXP]; /* per head: first and last stone, stone count */
+    int tail[MAXP];
+    int size[MAXP];
+    int64_t plib[MAXP], lsum[MAXP], lsq[MAXP];
+    int empties[MAXP]; /* empty points, in the order the playouts keep them */
+    int where[MAXP];
+    int nempty;
+    uint64_t hash;
+    int hashing;
+} CB;
+
+static inline void lib_add(CB *b, int h, int p) {
+    b->plib[h] += 1; b->lsum[h] += p; b->lsq[h] += (int64_t)p * p;
+}
+static inline void lib_del(CB *b, int h, int p) {
+    b->plib[h] -= 1; b->lsum[h] -= p; b->lsq[h] -= (int64_t)p * p;
+}
+/* Liberties of a chain: 0, 1 or 2 (meaning two or more). */
+static inline int libs_upto2(const CB *b, int h) {
+    if (b->plib[h] == 0) return 0;
+    return b->plib[h] * b->lsq[h] == b->lsum[h] * b->lsum[h] ? 1 : 2;
+}
+static inline int only_lib(const CB *b, int h) { return (int)(b->lsum[h] / b->plib[h]); }
+/* Every pseudo-liberty of the chain is p (the chain has no liberty once p is filled). */
+static inline int only_lib_is(const CB *b, int h, int p) {
+    return b->lsum[h] == b->plib[h] * p && b->lsq[h] == b->plib[h] * (int64_t)p * p;
+}
+
+static inline uint64_t zkey(int c, int p) { return c == 1 ? ZB[p] : ZW[p]; }
+
+static void empty_add(CB *b, int p) { b->where[p] = b->nempty; b->empties[b->nempty++] = p; }
+static void empty_del(CB *b, int p) {
+    int i = b->where[p];
+    int last = b->empties[--b->nempty];
+    if (last != p) { b->empties[i] = last; b->where[last] = i; }
+    b->where[p] = -1;
+}
+
+/* Chains from colours: in index order, each flooded depth first (as Board._rebuild). */
+static void cb_build(CB *b, const Geo *g, const unsigned char *colours, int hashing) {
+    int n = g->n;
+    b->g = g; b->n = n; b->hashing = hashing; b->nempty = 0; b->hash = 0;
+    memcpy(b->col, colours, n);
+    for (int p = 0; p < n; p++) { b->head[p] = -1; b->where[p] = -1; }
+    int stack[MAXP];
+    for (int p = 0; p < n; p++) {
+        int c = b->col[p];
+        if (c == EMPTY) { empty_add(b, p); continue; }
+        if (hashing) b->hash ^= zkey(c, p);
+        if (b->head[p] >= 0) continue;
+        int h = p, sp = 0;
+        b->head[p] = h; b->first[h] = p; b->tail[h] = p; b->next[p] = -1; b->size[h] = 1;
+        b->plib[h] = 0; b->lsum[h] = 0; b->lsq[h] = 0;
+        stack[sp++] = p;
+        while (sp) {
+            int s = stack[--sp];
+            for (int k = 0; k < g->nn[s]; k++) {
+                int q = g->nb[s][k];
+                if (b->col[q] == EMPTY) lib_add(b, h, q);
+                else if (b->col[q] == c && b->head[q] < 0) {
+                    b->head[q] = h; b->next[b->tail[h]] = q; b->tail[h] = q; b->next[q] = -1;
+                    b->size[h]++;
+                    stack[sp++] = q;
+                }
+            }
+        }
+    }
+}
+
+/* Remove the chain h: its points become empty (appended to the empties in stone order), and
+ * every chain next to them gains them as liberties. */
+static void cb_remove(CB *b, int h) {
+    const Geo *g = b->g;
+    int c = b->col[h];
+    for (int s = b->first[h]; s >= 0; s = b->next[s]) {
+        if (b->hashing) b->hash ^= zkey(b->col[s], s);
+        b->col[s] = EMPTY;
+        b->head[s] = -1;
+        empty_add(b, s);
+    }
+    (void)c;
+    for (int s = b->first[h]; s >= 0; s = b->next[s])
+        for (int k = 0; k < g->nn[s]; k++) {
+            int r = g->nb[s][k];
+            if (b->head[r] >= 0) lib_add(b, b->head[r], s);
+        }
+}
+
+/* Play c at the empty point p. Returns the stones captured; *ko is the ko point or -1,
+ * *suicide the own stones removed. Captures in neighbour order, each chain as its last
+ * liberty goes (as playout.Playouts' play); friends join the largest, the first on a tie. */
+static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_captured) {
+    const Geo *g = b->g;
+    int friends[4], nf = 0, captured = 0, captured_chains = 0;
+    *ko = -1; *suicide = 0; *last_captured = -1;
+    b->col[p] = c;
+    if (b->hashing) b->hash ^= zkey(c, p);
+    empty_del(b, p);
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        int cq = b->col[q];
+        if (cq == EMPTY) continue;
+        int h = b->head[q];
+        if (cq == c) {
+            int seen = 0;
+            for (int i = 0; i < nf; i++) if (friends[i] == h) seen = 1;
+            if (!seen) friends[nf++] = h;
+            lib_del(b, h, p);
+        } else if (only_lib_is(b, h, p)) {
+            captured += b->size[h];
+            captured_chains++;
+            *last_captured = b->first[h];
+            cb_remove(b, h);
+        } else {
+            lib_del(b, h, p);
+        }
+    }
+    int h;
+    if (nf == 0) {
+        h = p;
+        b->head[p] = p; b->first[p] = p; b->tail[p] = p; b->next[p] = -1; b->size[p] = 1;
+        b->plib[p] = 0; b->lsum[p] = 0; b->lsq[p] = 0;
+    } else {
+        h = friends[0];
+        for (int i = 1; i < nf; i++) if (b->size[friends[i]] > b->size[h]) h = friends[i];
+        for (int i = 0; i < nf; i++) {
+            int o = friends[i];
+            if (o == h) continue;
+            for (int s = b->first[o]; s >= 0; s = b->next[s]) b->head[s] = h;
+            b->next[b->tail[h]] = b->first[o]; b->tail[h] = b->tail[o];
+            b->size[h] += b->size[o];
+            b->plib[h] += b->plib[o]; b->lsum[h] += b->lsum[o]; b->lsq[h] += b->lsq[o];
+        }
+        b->head[p] = h; b->next[b->tail[h]] = p; b->tail[h] = p; b->next[p] = -1;
+        b->size[h]++;
+    }
+    int empty_nb = 0;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (b->col[q] == EMPTY) { lib_add(b, h, q); empty_nb++; }
+    }
+    if (b->plib[h] == 0) {
+        *suicide = b->size[h];
+        cb_remove(b, h);
+    } else if (captured == 1 && nf == 0 && empty_nb == 1) {
+        *ko = *last_captured;
+    }
+    (void)captured_chains;
+    return captured;
+}
+
+/* --- history of positions (hash -> first move number) ----------------------------------------- */
+
+typedef struct {
+    uint64_t *keys;
+    int *moves;
+    unsigned int *gen;
+    unsigned int cur;
+    size_t mask;
+} History;
+
+static int hist_init(History *t, size_t expect) {
+    size_t cap = 64;
+    while (cap < 2 * expect + 8) cap <<= 1;
+    t->keys = PyMem_Malloc(cap * sizeof(uint64_t));
+    t->moves = PyMem_Malloc(cap * sizeof(int));
+    t->gen = PyMem_Calloc(cap, sizeof(unsigned int));
+    t->cur = 1; t->mask = cap - 1;
+    return t->keys && t->moves && t->gen;
+}
+static void hist_free(History *t) { PyMem_Free(t->keys); PyMem_Free(t->moves); PyMem_Free(t->gen); }
+static void hist_clear(History *t) { t->cur++; }
+static int *hist_slot(History *t, uint64_t key, int *found) {
+    size_t i = (size_t)(key ^ (key >> 29)) & t->mask;
+    while (t->gen[i] == t->cur) {
+        if (t->keys[i] == key) { *found = 1; return &t->moves[i]; }
+        i = (i + 1) & t->mask;
+    }
+    *found = 0;
+    t->gen[i] = t->cur; t->keys[i] = key;
+    return &t->moves[i];
+}
+/* history.get(key) without inserting: the move or -1. */
+static int hist_get(History *t, uint64_t key) {
+    size_t i = (size_t)(key ^ (key >> 29)) & t->mask;
+    while (t->gen[i] == t->cur) {
+        if (t->keys[i] == key) return t->moves[i];
+        i = (i + 1) & t->mask;
+    }
+    return -1;
+}
+/* history.setdefault(key, move) */
+static void hist_setdefault(History *t, uint64_t key, int move) {
+    int found; int *slot = hist_slot(t, key, &found);
+    if (!found) *slot = move;
+}
+static void hist_set(History *t, uint64_t key, int move) {
+    int found; int *slot = hist_slot(t, key, &found);
+    *slot = move;
+}
+
+/* --- the replay loop (reference: sgfcheck.replay._walk) --------------------------------------- */
+
+enum { N_SETUP_DEAD, N_TURN_FIRST, N_TURN_TWICE, N_OFF_BOARD, N_AFTER_END, N_OCCUPIED,
+       N_SUICIDE, N_KO, N_CYCLE, N_SUPERKO };
+enum { KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL, KO_NATURAL };
+
+static int note(PyObject *notes, int kind, int move, long a, long b) {
+    PyObject *t = Py_BuildValue("(iiil)", kind, move, (int)a, b);
+    if (!t) return -1;
+    int r = PyList_Append(notes, t);
+    Py_DECREF(t);
+    return r;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args) {
+    int w, h, ko_rule, free_handicap, upto, white_passes_last;
+    Py_buffer ev;
+    if (!PyArg_ParseTuple(args, "iiiiiiy*", &w, &h, &ko_rule, &free_handicap, &upto,
+                          &white_passes_last, &ev))
+        return NULL;
+    (void)white_passes_last;
+    PyObject *result = NULL, *notes = NULL, *extra = NULL;
+    CB *b = NULL;
+    History hist = {0};
+    const int32_t *e = ev.buf;
+    Py_ssize_t ne = ev.len / (Py_ssize_t)sizeof(int32_t);
+    Geo *g = geometry_checked(w, h);
+    if (!g) goto done;
+    if (!zobrist_ready) { PyErr_SetString(PyExc_RuntimeError, "zobrist keys not set"); goto done; }
+    b = PyMem_Malloc(sizeof(CB));
+    if (!b) { PyErr_NoMemory(); goto done; }
+    unsigned char zero[MAXP];
+    memset(zero, 0, sizeof zero);
+    cb_build(b, g, zero, 1);
+    if (!hist_init(&hist, (size_t)ne / 4 + 4)) { PyErr_NoMemory(); goto done; }
+    notes = PyList_New(0);
+    extra = PyList_New(0);
+    if (!notes || !extra) goto done;
+
+    int simple = ko_rule == KO_SIMPLE, situational = ko_rule == KO_SITUATIONAL;
+    int natural = ko_rule == KO_NATURAL, superko = !simple;
+    int to_move = 1, in_cycle = 0, ko_point = -1, ko_colour = 0, consecutive = 0;
+    int reported_resume = 0, move_no = 0, started = 0;
+    long prisoners[3] = {0}, passes[3] = {0}, plays[3] = {0}, setup[3] = {0};
+    int first_pass = 0, last_pass = 0, ended_by = -1, cycle_a = -1, cycle_b = -1;
+#define START_HISTORY() do { \
+        hist_clear(&hist); \
+        if (ko_rule == KO_POSITIONAL) hist_set(&hist, b->hash, move_no); \
+        else if (natural) hist_set(&hist, b->hash ^ (to_move == 1 ? KEY_W : KEY_B), move_no); \
+        else hist_set(&hist, b->hash ^ (to_move == 1 ? KEY_B : KEY_W), move_no); \
+    } while (0)
+    START_HISTORY();
+    Py_ssize_t i = 0;
+    while (i < ne) {
+        if (e[i] == 1) { /* setup: player, nb, nw, ne, points... */
+            if (i + 5 > ne) goto bad;
+            int player = e[i + 1], nbk = e[i + 2], nwt = e[i + 3], nem = e[i + 4];
+            Py_ssize_t at = i + 5, end = at + (Py_ssize_t)nbk + nwt + nem;
+            if (nbk < 0 || nwt < 0 || nem < 0 || end > ne) goto bad;
+            for (Py_ssize_t k = at; k < end; k++) if (e[k] < 0 || e[k] >= g->n) goto bad;
+            unsigned char colours[MAXP];
+            memcpy(colours, b->col, g->n);
+            for (Py_ssize_t k = at + nbk + nwt; k < end; k++) colours[e[k]] = EMPTY;
+            for (Py_ssize_t k = at; k < at + nbk; k++) colours[e[k]] = 1;
+            for (Py_ssize_t k = at + nbk; k < at + nbk + nwt; k++) colours[e[k]] = 2;
+            cb_build(b, g, colours, 1);
+            for (int p = 0; p < g->n; p++) {
+                if (b->col[p] == EMPTY || b->head[p] != p || b->plib[p] != 0) continue;
+                PyObject *stones = PyTuple_New(b->size[p]);
+                if (!stones) goto done;
+                int k = 0;
+                for (int s = b->first[p]; s >= 0; s = b->next[s])
+                    PyTuple_SET_ITEM(stones, k++, PyLong_FromLong(s));
+                PyObject *t = Py_BuildValue("(iiiN)", N_SETUP_DEAD, move_no, b->col[p], stones);
+                if (!t || PyList_Append(notes, t) < 0) { Py_XDECREF(t); goto done; }
+                Py_DECREF(t);
+            }
+            setup[1] += nbk; setup[2] += nwt;
+            if (player == 1 || player == 2) to_move = player;
+            else if (!started && nbk && !nwt) to_move = 2;
+            ko_point = -1;
+            START_HISTORY();
+            i = end;
+            continue;
+        }
+        if (e[i] != 0 || i + 4 > ne) goto bad;
+        if (upto >= 0 && move_no >= upto) break;
+        int c = e[i + 1], col = e[i + 2], row = e[i + 3];
+        i += 4;
+        if (c != 1 && c != 2) goto bad;
+        move_no++;
+        started = 1;
+        int opp = 3 - c;
+        if (c != to_move && !(move_no <= free_handicap && c == 1)) {
+            if (move_no == 1) { if (note(notes, N_TURN_FIRST, move_no, to_move, 0)) goto done; }
+            else if (note(notes, N_TURN_TWICE, move_no, 0, 0)) goto done;
+        }
+        to_move = move_no >= free_handicap ? opp : 1;
+        int is_pass = col < 0;
+        if (!is_pass && (col >= w || row >= h)) {
+            if (note(notes, N_OFF_BOARD, move_no, 0, 0)) goto done;
+            is_pass = 1;
+        }
+        if (is_pass) {
+            passes[c]++;
+            if (!first_pass) first_pass = c;
+            last_pass = c;
+            consecutive++;
+            if (consecutive >= 2 && ended_by < 0) ended_by = move_no;
+            else if (consecutive > 2 && !(consecutive == 3 && white_passes_last && c == 2)) {
+                PyObject *m = PyLong_FromLong(move_no);
+                if (!m || PyList_Append(extra, m) < 0) { Py_XDECREF(m); goto done; }
+                Py_DECREF(m);
+            }
+            ko_point = -1;
+            if (simple) { hist_clear(&hist); in_cycle = 0; }
+            else if (situational) hist_setdefault(&hist, b->hash ^ (opp == 1 ? KEY_B : KEY_W),
+                                                  move_no);
+            continue;
+        }
+        if (ended_by >= 0 && !reported_resume) {
+            reported_resume = 1;
+            if (note(notes, N_AFTER_END, move_no, ended_by, 0)) goto done;
+        }
+        consecutive = 0;
+        int p = row * w + col;
+        if (b->col[p]) {
+            if (note(notes, N_OCCUPIED, move_no, b->col[p], 0)) goto done;
+            ko_point = -1;
+            continue;
+        }
+        int retakes = p == ko_point && c == ko_colour;
+        int ko, suicide, last_captured;
+        int captured = cb_play(b, p, c, &ko, &suicide, &last_captured);
+        plays[c]++;
+        prisoners[c] += captured;
+        if (suicide) {
+            prisoners[opp] += suicide;
+            if (note(notes, N_SUICIDE, move_no, suicide, 0)) goto done;
+        }
+        uint64_t key;
+        if (simple || situational) key = b->hash ^ (opp == 1 ? KEY_B : KEY_W);
+        else if (natural) key = b->hash ^ (c == 1 ? KEY_B : KEY_W);
+        else key = b->hash;
+        int earlier = hist_get(&hist, key);
+        if (simple && retakes) { if (note(notes, N_KO, move_no, move_no - 2, 0)) goto done; }
+        if (earlier < 0) {
+            hist_set(&hist, key, move_no);
+            in_cycle = 0;
+        } else if (simple) {
+            if (!retakes && !in_cycle) {
+                in_cycle = 1;
+                if (cycle_a < 0) { cycle_a = earlier + 1; cycle_b = move_no; }
+                if (note(notes, N_CYCLE, move_no, earlier, 0)) goto done;
+            }
+        } else if (retakes) {
+            if (note(notes, N_KO, move_no, earlier, 0)) goto done;
+        } else if (superko) {
+            if (note(notes, N_SUPERKO, move_no, earlier, 0)) goto done;
+        }
+        ko_point = ko;
+        ko_colour = opp;
+    }
+#undef START_HISTORY
+    {
+        PyObject *colours = PyBytes_FromStringAndSize((const char *)b->col, g->n);
+        if (!colours) goto done;
+        result = Py_BuildValue(
+            "(NKNNi(ll)(ll)(ll)(ll)iii(ii))", colours, (unsigned long long)b->hash, notes, extra,
+            move_no, prisoners[1], prisoners[2], passes[1], passes[2], plays[1], plays[2],
+            setup[1], setup[2], first_pass, last_pass, ended_by, cycle_a, cycle_b);
+        notes = extra = NULL; /* stolen */
+    }
+    goto done;
+bad:
+    PyErr_SetString(PyExc_ValueError, "malformed event array");
+done:
+    Py_XDECREF(notes);
+    Py_XDECREF(extra);
+    if (hist.keys || hist.moves || hist.gen) hist_free(&hist);
+    PyMem_Free(b);
+    PyBuffer_Release(&ev);
+    return result;
+}
+
+/* --- position analysis (reference: sgfcheck.position) ------------------------------------------ */
+
+static int get_board(PyObject *args, Py_buffer *buf, int *w, int *h, Geo **g) {
+    if (buf->len != (Py_ssize_t)(*w) * (*h)) {
+        PyErr_SetString(PyExc_ValueError, "colour array does not match the board size");
+        return -1;
+    }
+    *g = geometry_checked(*w, *h);
+    (void)args;
+    return *g ? 0 : -1;
+}
+
+static void owners_of(const Geo *g, const unsigned char *col, unsigned char *owner) {
+    int n = g->n;
+    int points[MAXP];
+    unsigned char seen[MAXP];
+    memset(seen, 0, n);
+    memset(owner, 0, n);
+    for (int start = 0; start < n; start++) {
+        if (col[start] != EMPTY || seen[start]) continue;
+        seen[start] = 1;
+        int np = 0, borders = 0;
+        points[np++] = start;
+        for (int i = 0; i < np; i++)
+            for (int k = 0; k < g->nn[points[i]]; k++) {
+                int q = g->nb[points[i]][k];
+                if (col[q] == EMPTY) { if (!seen[q]) { seen[q] = 1; points[np++] = q; } }
+                else borders |= col[q];
+            }
+        for (int i = 0; i < np; i++) owner[points[i]] = (unsigned char)borders;
+    }
+}
+
+static PyObject *empty_owners(PyObject *self, PyObject *args) {
+    Py_buffer col; int w, h; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*ii", &col, &w, &h)) return NULL;
+    PyObject *out = NULL;
+    if (get_board(args, &col, &w, &h, &g) == 0) {
+        unsigned char owner[MAXP];
+        owners_of(g, col.buf, owner);
+        out = PyBytes_FromStringAndSize((const char *)owner, g->n);
+    }
+    PyBuffer_Release(&col);
+    return out;
+}
+
+static PyObject *int_list(const int *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+
+/* areas(colour, owner, w, h, fill_black, fill_white): see position.areas. fill_* are bytes
+ * flags per point (own points of that colour counted as dame), or None. */
+static PyObject *areas(PyObject *self, PyObject *args) {
+    Py_buffer col, own; int w, h; PyObject *fb, *fw; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*y*iiOO", &col, &own, &w, &h, &fb, &fw)) return NULL;
+    PyObject *out = NULL, *area_list = NULL, *list = NULL;
+    if (get_board(args, &col, &w, &h, &g) < 0 || own.len != col.len) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "owner array size");
+        goto done;
+    }
+    const unsigned char *c = col.buf, *owner = own.buf;
+    const unsigned char *fill[3] = {NULL, NULL, NULL};
+    if (fb != Py_None) fill[1] = (const unsigned char *)PyBytes_AsString(fb);
+    if (fw != Py_None) fill[2] = (const unsigned char *)PyBytes_AsString(fw);
+    if (PyErr_Occurred()) goto done;
+    int n = g->n;
+    int area_of[MAXP], members[MAXP], through[MAXP], stones[MAXP], owns[MAXP];
+    for (int p = 0; p < n; p++) { area_of[p] = -1; through[p] = -1; }
+    list = PyList_New(0);
+    if (!list) goto done;
+    for (int start = 0; start < n; start++) {
+        int cs = c[start];
+        if (cs == EMPTY || area_of[start] >= 0) continue;
+        const unsigned char *f = fill[cs];
+        area_of[start] = start;
+        int nm = 0;
+        members[nm++] = start;
+        for (int i = 0; i < nm; i++)
+            for (int k = 0; k < g->nn[members[i]]; k++) {
+                int q = g->nb[members[i]][k];
+                if (area_of[q] >= 0 || through[q] == start) continue;
+                int qc = c[q];
+                if (qc == EMPTY && (owner[q] == 3 || (f && f[q]))) {
+                    through[q] = start; members[nm++] = q;
+                } else if (qc == cs || (qc == EMPTY && owner[q] == cs)) {
+                    area_of[q] = start; members[nm++] = q;
+                }
+            }
+        int ns = 0, no = 0;
+        for (int i = 0; i < nm; i++) {
+            int p = members[i];
+            if (c[p] == cs) stones[ns++] = p;
+            else if (c[p] == EMPTY && owner[p] == cs && !(f && f[p])) owns[no++] = p;
+        }
+        PyObject *s = int_list(stones, ns), *o = int_list(owns, no);
+        PyObject *t = (s && o) ? Py_BuildValue("(iiNN)", start, cs, s, o) : NULL;
+        if (!t) { Py_XDECREF(s); Py_XDECREF(o); goto done; }
+        int r = PyList_Append(list, t);
+        Py_DECREF(t);
+        if (r < 0) goto done;
+    }
+    area_list = int_list(area_of, n);
+    if (!area_list) goto done;
+    out = Py_BuildValue("(NN)", area_list, list);
+    list = NULL;
+done:
+    Py_XDECREF(list);
+    PyBuffer_Release(&col);
+    PyBuffer_Release(&own);
+    return out;
+}
+
+/* points_to_fill(colour, owner, w, h, c): see position._points_to_fill. */
+typedef struct { int *v; int n, cap; } IntSet;
+static int set_has(const IntSet *s, int x) {
+    for (int i = 0; i < s->n; i++) if (s->v[i] == x) return 1;
+    return 0;
+}
+static int set_add(IntSet *s, int x) {
+    if (set_has(s, x)) return 0;
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 4;
+        int *v = PyMem_Realloc(s->v, cap * sizeof(int));
+        if (!v) return -1;
+        s->v = v; s->cap = cap;
+    }
+    s->v[s->n++] = x;
+    return 0;
+}
+
+static inline int uf_find(int *parent, int x) {
+    while (parent[x] != x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+}
+
+static PyObject *points_to_fill(PyObject *self, PyObject *args) {
+    Py_buffer col, own; int w, h, c; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*y*iii", &col, &own, &w, &h, &c)) return NULL;
+    PyObject *out = NULL;
+    IntSet *touching = NULL;
+    int ngroups = 0;
+    int *parent = NULL, *work = NULL;
+    if (get_board(args, &col, &w, &h, &g) < 0) goto done;
+    const unsigned char *colour = col.buf, *owner = own.buf;
+    int n = g->n;
+    int group_of[MAXP], todo[MAXP];
+    unsigned char removed[MAXP];
+    memset(removed, 0, n);
+    for (int p = 0; p < n; p++) group_of[p] = -1;
+    touching = PyMem_Calloc(n + 1, sizeof(IntSet));
+    if (!touching) { PyErr_NoMemory(); goto done; }
+    for (int start = 0; start < n; start++) {
+        if (colour[start] != c || group_of[start] >= 0) continue;
+        int gid = ngroups++;
+        group_of[start] = gid;
+        int sp = 0;
+        todo[sp++] = start;
+        while (sp) {
+            int p = todo[--sp];
+            for (int k = 0; k < g->nn[p]; k++) {
+                int q = g->nb[p][k];
+                if (group_of[q] >= 0) continue;
+                int qc = colour[q];
+                if (qc == c || (qc == EMPTY && owner[q] == 3)) { group_of[q] = gid; todo[sp++] = q; }
+                else if (qc == EMPTY && owner[q] == c && colour[p] == c) {
+                    if (set_add(&touching[gid], q) < 0) { PyErr_NoMemory(); goto done; }
+                }
+            }
+        }
+    }
+    parent = PyMem_Malloc((ngroups + 1) * sizeof(int));
+    work = PyMem_Malloc((2 * ngroups + 8) * sizeof(int));
+    if (!parent || !work) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < ngroups; i++) parent[i] = i;
+    int nw = 0, wcap = 2 * ngroups + 8;
+    for (int i = 0; i < ngroups; i++) if (touching[i].n == 1) work[nw++] = i;
+    while (nw) {
+        int gq = uf_find(parent, work[--nw]);
+        if (touching[gq].n != 1) continue;
+        int point = touching[gq].v[0];
+        int real_eye = 1;
+        for (int k = 0; k < g->nn[point]; k++) {
+            int q = g->nb[point][k];
+            if (!(colour[q] == c && uf_find(parent, group_of[q]) == gq)) { real_eye = 0; break; }
+        }
+        if (real_eye) continue;
+        removed[point] = 1;
+        int around[5], na = 0;
+        for (int k = 0; k < g->nn[point]; k++) {
+            int q = g->nb[point][k];
+            if (colour[q] != c) continue;
+            int r = uf_find(parent, group_of[q]), dup = 0;
+            for (int j = 0; j < na; j++) if (around[j] == r) dup = 1;
+            if (!dup) around[na++] = r;
+        }
+        int dup = 0;
+        for (int j = 0; j < na; j++) if (around[j] == gq) dup = 1;
+        if (!dup) around[na++] = gq;
+        int root = around[0];
+        for (int j = 1; j < na; j++) if (around[j] < root) root = around[j];
+        IntSet merged = {0};
+        for (int j = 0; j < na; j++) {
+            IntSet *t = &touching[around[j]];
+            for (int k = 0; k < t->n; k++)
+                if (!removed[t->v[k]] && set_add(&merged, t->v[k]) < 0) {
+                    PyMem_Free(merged.v); PyErr_NoMemory(); goto done;
+                }
+            parent[around[j]] = root;
+        }
+        for (int j = 0; j < na; j++) {
+            PyMem_Free(touching[around[j]].v);
+            touching[around[j]].v = NULL; touching[around[j]].n = touching[around[j]].cap = 0;
+        }
+        touching[root] = merged;
+        if (merged.n == 1) {
+            if (nw == wcap) {
+                wcap *= 2;
+                int *nwk = PyMem_Realloc(work, wcap * sizeof(int));
+                if (!nwk) { PyErr_NoMemory(); goto done; }
+                work = nwk;
+            }
+            work[nw++] = root;
+        }
+    }
+    {
+        int pts[MAXP], np = 0;
+        for (int p = 0; p < n; p++) if (removed[p]) pts[np++] = p;
+        out = int_list(pts, np);
+    }
+done:
+    if (touching) {
+        for (int i = 0; i < ngroups; i++) PyMem_Free(touching[i].v);
+        PyMem_Free(touching);
+    }
+    PyMem_Free(parent);
+    PyMem_Free(work);
+    PyBuffer_Release(&col);
+    PyBuffer_Release(&own);
+    return out;
+}
+
+/* --- Benson's unconditional life (reference: sgfcheck.benson.prove) --------------------------- */
+
+static PyObject *benson(PyObject *self, PyObject *args) {
+    Py_buffer col; int w, h; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*ii", &col, &w, &h)) return NULL;
+    PyObject *out = NULL;
+    int *chain_of = NULL, *region_of = NULL, *pairs = NULL, *rstart = NULL, *rborder = NULL;
+    int *cnt = NULL, *stamp = NULL, *members = NULL, *border_start = NULL;
+    unsigned char *alive_c = NULL, *healthy = NULL;
+    if (get_board(args, &col, &w, &h, &g) < 0) goto done;
+    const unsigned char *c = col.buf;
+    int n = g->n;
+    unsigned char is_alive[MAXP], is_dead[MAXP], is_terr[MAXP];
+    memset(is_alive, 0, n); memset(is_dead, 0, n); memset(is_terr, 0, n);
+    chain_of = PyMem_Malloc(n * sizeof(int));
+    region_of = PyMem_Malloc(n * sizeof(int));
+    pairs = PyMem_Malloc(8 * n * sizeof(int));   /* vital (chain, region) pairs */
+    rstart = PyMem_Malloc((n + 1) * sizeof(int)); /* members of region r: rstart[r].. */
+    members = PyMem_Malloc(n * sizeof(int));
+    border_start = PyMem_Malloc((n + 1) * sizeof(int));
+    rborder = PyMem_Malloc(4 * n * sizeof(int));  /* border chains of each region */
+    cnt = PyMem_Malloc(n * sizeof(int));
+    stamp = PyMem_Malloc(n * sizeof(int));
+    alive_c = PyMem_Malloc(n);
+    healthy = PyMem_Malloc(n);
+    if (!chain_of || !region_of || !pairs || !rstart || !members || !border_start || !rborder ||
+        !cnt || !stamp || !alive_c || !healthy) { PyErr_NoMemory(); goto done; }
+    for (int colour = 1; colour <= 2; colour++) {
+        /* chains of colour */
+        int nchains = 0, stack[MAXP];
+        for (int p = 0; p < n; p++) chain_of[p] = -1;
+        for (int p = 0; p < n; p++) {
+            if (c[p] != colour || chain_of[p] >= 0) continue;
+            int id = nchains++, sp = 0;
+            chain_of[p] = id; stack[sp++] = p;
+            while (sp) {
+                int s = stack[--sp];
+                for (int k = 0; k < g->nn[s]; k++) {
+                    int q = g->nb[s][k];
+                    if (c[q] == colour && chain_of[q] < 0) { chain_of[q] = id; stack[sp++] = q; }
+                }
+            }
+        }
+        /* regions: maximal connected sets of points not of colour */
+        int nreg = 0, nm = 0, npairs = 0, nborder = 0;
+        for (int p = 0; p < n; p++) region_of[p] = -1;
+        for (int i = 0; i < n; i++) stamp[i] = -1;
+        for (int start = 0; start < n; start++) {
+            if (c[start] == colour || region_of[start] >= 0) continue;
+            int r = nreg++;
+            rstart[r] = nm;
+            region_of[start] = r; members[nm++] = start;
+            for (int i = rstart[r]; i < nm; i++)
+                for (int k = 0; k < g->nn[members[i]]; k++) {
+                    int q = g->nb[members[i]][k];
+                    if (region_of[q] < 0 && c[q] != colour) { region_of[q] = r; members[nm++] = q; }
+                }
+            /* border chains, and how many of the region's empty points each touches */
+            border_start[r] = nborder;
+            int empties = 0;
+            for (int i = rstart[r]; i < nm; i++) {
+                int p = members[i];
+                int is_empty = c[p] == EMPTY, seen_here[4], ns = 0;
+                if (is_empty) empties++;
+                for (int k = 0; k < g->nn[p]; k++) {
+                    int x = chain_of[g->nb[p][k]];
+                    if (x < 0) continue;
+                    if (stamp[x] != r) { stamp[x] = r; cnt[x] = 0; rborder[nborder++] = x; }
+                    if (is_empty) {
+                        int dup = 0;
+                        for (int j = 0; j < ns; j++) if (seen_here[j] == x) dup = 1;
+                        if (!dup) { seen_here[ns++] = x; cnt[x]++; }
+                    }
+                }
+            }
+            for (int j = border_start[r]; j < nborder; j++) {
+                int x = rborder[j];
+                if (empties && cnt[x] == empties) { pairs[2 * npairs] = x; pairs[2 * npairs + 1] = r; npairs++; }
+            }
+        }
+        rstart[nreg] = nm;
+        border_start[nreg] = nborder;
+        memset(alive_c, 1, nchains);
+        memset(healthy, 1, nreg);
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (int x = 0; x < nchains; x++) cnt[x] = 0;
+            for (int i = 0; i < npairs; i++) if (healthy[pairs[2 * i + 1]]) cnt[pairs[2 * i]]++;
+            for (int x = 0; x < nchains; x++)
+                if (alive_c[x] && cnt[x] < 2) { alive_c[x] = 0; changed = 1; }
+            for (int r = 0; r < nreg; r++) {
+                if (!healthy[r]) continue;
+                int ok = border_start[r + 1] > border_start[r];
+                for (int j = border_start[r]; ok && j < border_start[r + 1]; j++)
+                    if (!alive_c[rborder[j]]) ok = 0;
+                if (!ok) { healthy[r] = 0; changed = 1; }
+            }
+        }
+        for (int p = 0; p < n; p++) if (chain_of[p] >= 0 && alive_c[chain_of[p]]) is_alive[p] = 1;
+        for (int r = 0; r < nreg; r++) {
+            if (!healthy[r]) continue;
+            int interior = 0;
+            for (int i = rstart[r]; i < rstart[r + 1]; i++) {
+                int p = members[i], inside = 1;
+                is_terr[p] = 1;
+                for (int k = 0; k < g->nn[p]; k++) if (c[g->nb[p][k]] == colour) inside = 0;
+                interior += inside;
+            }
+            if (interior <= 1)
+                for (int i = rstart[r]; i < rstart[r + 1]; i++) {
+                    int p = members[i];
+                    if (c[p] != EMPTY && c[p] != colour) is_dead[p] = 1;
+                }
+        }
+    }
+    {
+        int a[MAXP], d[MAXP], t[MAXP], na = 0, nd = 0, nt = 0;
+        for (int p = 0; p < n; p++) {
+            if (is_alive[p]) a[na++] = p;
+            if (is_dead[p]) d[nd++] = p;
+            if (is_terr[p]) t[nt++] = p;
+        }
+        PyObject *la = int_list(a, na), *ld = int_list(d, nd), *lt = int_list(t, nt);
+        if (la && ld && lt) out = Py_BuildValue("(NNN)", la, ld, lt);
+        else { Py_XDECREF(la); Py_XDECREF(ld); Py_XDECREF(lt); }
+    }
+done:
+    PyMem_Free(chain_of); PyMem_Free(region_of); PyMem_Free(pairs); PyMem_Free(rstart);
+    PyMem_Free(members); PyMem_Free(border_start); PyMem_Free(rborder); PyMem_Free(cnt);
+    PyMem_Free(stamp); PyMem_Free(alive_c); PyMem_Free(healthy);
+    PyBuffer_Release(&col);
+    return out;
+}
+
+/* --- Mersenne Twister, exactly as Python's random (state handed in and back) ------------------ */
+
+#define MT_N 624
+#define MT_M 397
+typedef struct { uint32_t mt[MT_N]; int index; } MT;
+
+static uint32_t mt_next(MT *s) {
+    uint32_t y;
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    if (s->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (s->mt[kk] & 0x80000000U) | (s->mt[kk + 1] & 0x7fffffffU);
+            s->mt[kk] = s->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (s->mt[kk] & 0x80000000U) | (s->mt[kk + 1] & 0x7fffffffU);
+            s->mt[kk] = s->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (s->mt[MT_N - 1] & 0x80000000U) | (s->mt[0] & 0x7fffffffU);
+        s->mt[MT_N - 1] = s->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        s->index = 0;
+    }
+    y = s->mt[s->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double mt_random(MT *s) {
+    uint32_t a = mt_next(s) >> 5, b = mt_next(s) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static int mt_from(PyObject *state, MT *s) {
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state of 625 ints expected");
+        return -1;
+    }
+    for (int i = 0; i < MT_N; i++) s->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+    s->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(state, MT_N));
+    if (PyErr_Occurred()) return -1;
+    if (s->index < 0 || s->index > MT_N) { PyErr_SetString(PyExc_ValueError, "bad state index"); return -1; }
+    return 0;
+}
+
+static PyObject *mt_to(const MT *s) {
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (!t) return NULL;
+    for (int i = 0; i < MT_N; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLong(s->mt[i]));
+    PyTuple_SET_ITEM(t, MT_N, PyLong_FromLong(s->index));
+    return t;
+}
+
+/* --- playouts (reference: sgfcheck.playout.Playouts) ----------------------------------------- */
+
+static void cb_copy(CB *dst, const CB *src) {
+    int n = src->n;
+    dst->g = src->g; dst->n = n; dst->nempty = src->nempty; dst->hash = src->hash;
+    dst->hashing = src->hashing;
+    memcpy(dst->col, src->col, n);
+    memcpy(dst->head, src->head, n * sizeof(int));
+    memcpy(dst->next, src->next, n * sizeof(int));
+    memcpy(dst->first, src->first, n * sizeof(int));
+    memcpy(dst->tail, src->tail, n * sizeof(int));
+    memcpy(dst->size, src->size, n * sizeof(int));
+    memcpy(dst->plib, src->plib, n * sizeof(int64_t));
+    memcpy(dst->lsum, src->lsum, n * sizeof(int64_t));
+    memcpy(dst->lsq, src->lsq, n * sizeof(int64_t));
+    memcpy(dst->empties, src->empties, n * sizeof(int));
+    memcpy(dst->where, src->where, n * sizeof(int));
+}
+
+/* A stone of c at p would leave its chain two liberties or more (playout._gains). Each
+ * neighbouring chain's liberties other than p come from its pseudo-liberty sums less the pairs
+ * naming p (one per stone of the chain next to p): none, exactly one (known), or two or more. */
+static int gains(const CB *b, int p, int c) {
+    const Geo *g = b->g;
+    int seen = -1, heads[4], nh = 0;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (b->col[q] != EMPTY) continue;
+        if (seen >= 0 && seen != q) return 1;
+        seen = q;
+    }
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (b->col[q] != c) continue;
+        int h = b->head[q], dup = 0;
+        for (int j = 0; j < nh; j++) if (heads[j] == h) dup = 1;
+        if (dup) continue;
+        heads[nh++] = h;
+        int64_t m = 0;
+        for (int j = 0; j < g->nn[p]; j++) if (b->head[g->nb[p][j]] == h && b->col[g->nb[p][j]]) m++;
+        int64_t n = b->plib[h] - m, sum = b->lsum[h] - m * p, sq = b->lsq[h] - m * (int64_t)p * p;
+        if (n == 0) continue;
+        if (n * sq != sum * sum) return 1;
+        int lib = (int)(sum / n);
+        if (seen >= 0 && seen != lib) return 1;
+        seen = lib;
+    }
+    return 0;
+}
+
+/* Legal, not filling a true eye of c, not a self-atari of two or more stones. */
+static int acceptable(const CB *b, int p, int c) {
+    const Geo *g = b->g;
+    int empty_nb = 0, own_nb = 0;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k], cq = b->col[q];
+        if (cq == EMPTY) empty_nb++;
+        else if (cq == c) own_nb++;
+        else if (libs_upto2(b, b->head[q]) == 1) return 1;
+    }
+    if (empty_nb >= 2) return 1;
+    if (own_nb == g->nn[p]) {
+        int bad = 0;
+        for (int k = 0; k < g->nd[p]; k++) if (b->col[g->dg[p][k]] == 3 - c) bad++;
+        if (bad == 0 || (bad == 1 && g->nd[p] == 4)) return 0;
+    }
+    if (own_nb == 0) return empty_nb == 1;
+    return gains(b, p, c);
+}
+
+static int rescue(const CB *b, int h, int c, int ko) {
+    const Geo *g = b->g;
+    for (int s = b->first[h]; s >= 0; s = b->next[s])
+        for (int k = 0; k < g->nn[s]; k++) {
+            int q = g->nb[s][k];
+            if (b->col[q] == 3 - c) {
+                int hq = b->head[q];
+                if (libs_upto2(b, hq) == 1) {
+                    int r = only_lib(b, hq);
+                    if (r != ko) return r;
+                }
+            }
+        }
+    return -1;
+}
+
+static void one_playout(CB *b, int to_move, MT *rng, double local, long *black, long *white) {
+    const Geo *g = b->g;
+    int n = b->n, passes = 0, ko = -1, last = -1, limit = 3 * n;
+    int near[8];
+    for (int step = 0; step < limit; step++) {
+        int c = to_move, move = -1;
+        if (last >= 0 && b->col[last] == 3 - c) {
+            int hl = b->head[last];
+            if (libs_upto2(b, hl) == 1) {
+                int q = only_lib(b, hl);
+                if (q != ko) move = q;
+            }
+            if (move < 0)
+                for (int k = 0; k < g->nn[last]; k++) {
+                    int q = g->nb[last][k];
+                    if (b->col[q] != c) continue;
+                    int hq = b->head[q];
+                    if (libs_upto2(b, hq) != 1) continue;
+                    move = rescue(b, hq, c, ko);
+                    if (move < 0) {
+                        int r = only_lib(b, hq);
+                        if (r != ko && acceptable(b, r, c) && gains(b, r, c)) move = r;
+                    }
+                    if (move >= 0) break;
+                }
+        }
+        if (move < 0 && last >= 0 && mt_random(rng) < local) {
+            int nn = 0;
+            for (int k = 0; k < g->nn[last] + g->nd[last]; k++) {
+                int q = k < g->nn[last] ? g->nb[last][k] : g->dg[last][k - g->nn[last]];
+                if (b->col[q] == EMPTY && q != ko && acceptable(b, q, c)) near[nn++] = q;
+            }
+            if (nn) move = near[(int)(mt_random(rng) * nn)];
+        }
+        if (move < 0 && b->nempty) {
+            int m = b->nempty;
+            int i = (int)(mt_random(rng) * m);
+            for (int k = 0; k < m; k++) {
+                int p = b->empties[(i + k) % m];
+                if (p != ko && acceptable(b, p, c)) { move = p; break; }
+            }
+        }
+        if (move < 0) {
+            passes++; ko = -1; last = -1;
+            if (passes >= 2) break;
+        } else {
+            int suicide, last_captured;
+            passes = 0;
+            cb_play(b, move, c, &ko, &suicide, &last_captured);
+            last = move;
+        }
+        to_move = 3 - c;
+    }
+    for (int p = 0; p < n; p++) {
+        int owner = b->col[p];
+        if (owner == EMPTY) {
+            int seen = 0;
+            for (int k = 0; k < g->nn[p]; k++) seen |= b->col[g->nb[p][k]];
+            owner = seen != 3 ? seen : 0;
+        }
+        if (owner == 1) black[p]++;
+        else if (owner == 2) white[p]++;
+    }
+}
+
+/* playouts(colour, w, h, state, local, count, first) -> (black, white, state) */
+static PyObject *playouts(PyObject *self, PyObject *args) {
+    Py_buffer col; int w, h, count, first; PyObject *state; double local; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*iiOdii", &col, &w, &h, &state, &local, &count, &first))
+        return NULL;
+    PyObject *out = NULL;
+    CB *start = NULL, *b = NULL;
+    long *black = NULL, *white = NULL;
+    MT rng;
+    if (get_board(args, &col, &w, &h, &g) < 0 || mt_from(state, &rng) < 0) goto done;
+    int n = g->n;
+    start = PyMem_Malloc(sizeof(CB));
+    b = PyMem_Malloc(sizeof(CB));
+    black = PyMem_Calloc(n, sizeof(long));
+    white = PyMem_Calloc(n, sizeof(long));
+    if (!start || !b || !black || !white) { PyErr_NoMemory(); goto done; }
+    cb_build(start, g, col.buf, 0);
+    for (int i = 0; i < count; i++) {
+        cb_copy(b, start);
+        one_playout(b, i % 2 == 0 ? first : 3 - first, &rng, local, black, white);
+    }
+    {
+        PyObject *lb = PyList_New(n), *lw = PyList_New(n), *st = mt_to(&rng);
+        if (!lb || !lw || !st) { Py_XDECREF(lb); Py_XDECREF(lw); Py_XDECREF(st); goto done; }
+        for (int p = 0; p < n; p++) {
+            PyList_SET_ITEM(lb, p, PyLong_FromLong(black[p]));
+            PyList_SET_ITEM(lw, p, PyLong_FromLong(white[p]));
+        }
+        out = Py_BuildValue("(NNN)", lb, lw, st);
+    }
+done:
+    PyMem_Free(start); PyMem_Free(b); PyMem_Free(black); PyMem_Free(white);
+    PyBuffer_Release(&col);
+    return out;
+}
+
+/* --- module ------------------------------------------------------------------------------------ */
+
+static PyMethodDef methods[] = {
+    {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.board."},
+    {"walk", walk, METH_VARARGS, "The replay loop (sgfcheck.replay._walk)."},
+    {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
+    {"areas", areas, METH_VARARGS, "position.areas"},
+    {"points_to_fill", points_to_fill, METH_VARARGS, "position._points_to_fill"},
+    {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
+    {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",
+                                    "sgfcheck's compiled core (see sgfcheck.core).", -1, methods};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

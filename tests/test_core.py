@@ -1,0 +1,299 @@
+"""The compiled core against the pure-Python reference: the same notes, positions and hashes from
+the replay loop, the same owners, areas, points to fill and proofs, the same playouts (to the
+random number), and the same rows, statuses and scores from whole files.
+
+The compiled core is an optional build: these tests skip, saying so, where it is not built -
+except under ``SGFCHECK_REQUIRE_COMPILED=1`` (CI), where its absence fails.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sgfcheck import benson, core, position, replay
+from sgfcheck.batch import BatchOptions, process_item
+from sgfcheck.board import Board
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.deadstones import DeadStoneChoice
+from sgfcheck.inputs import WorkItem
+from sgfcheck.playout import Playouts
+from sgfcheck.records import GameRecord, Line, Move, Setup, load_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+FIXTURES = ROOT / "fixtures"
+
+COMPILED = core.compiled
+if COMPILED is None and os.environ.get("SGFCHECK_REQUIRE_COMPILED") == "1":
+    raise RuntimeError(f"SGFCHECK_REQUIRE_COMPILED=1 but {core.describe()}")
+needs_compiled = pytest.mark.skipif(COMPILED is None,
+                                    reason=f"compiled core not in use: {core.describe()}")
+pytestmark = needs_compiled
+
+
+def pure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "compiled", None)
+
+
+# --- random games -----------------------------------------------------------------------------
+
+SIZES = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (7, 3), (9, 9), (13, 13), (19, 19), (52, 52)]
+
+
+def random_line(rng: random.Random, width: int, height: int) -> Line:
+    """A random line: mostly legal-looking play on few points (so that captures, kos, suicides
+    and cycles are common), with passes, setup nodes, PL, off-board points, repeated colours and
+    moves on occupied points mixed in."""
+    events: list[Move | Setup] = []
+    area = [(c, r) for c in range(width) for r in range(height)]
+    if len(area) > 30:
+        corner = rng.randrange(4)
+        cols = range(width - 6, width) if corner & 1 else range(6)
+        rows = range(height - 6, height) if corner & 2 else range(6)
+        area = [(c, r) for c in cols for r in rows]
+    colour = BLACK
+    for node in range(rng.randrange(1, 160)):
+        roll = rng.random()
+        if roll < 0.04:
+            pick = rng.sample(area, min(len(area), rng.randrange(0, 5)))
+            third = len(pick) // 3
+            player = rng.choice([None, BLACK, WHITE])
+            events.append(Setup(node, pick[:third], pick[third:2 * third], pick[2 * third:],
+                                player))
+            continue
+        if roll < 0.10:
+            point = None
+        elif roll < 0.11:
+            point = (width + rng.randrange(3), rng.randrange(height + 2))
+        else:
+            point = rng.choice(area)
+        if rng.random() < 0.05:
+            colour = colour.opponent  # the same player twice (or White first)
+        events.append(Move(colour, point, node, rng.random() < 0.02))
+        colour = colour.opponent
+    return Line(events, [], None, [])  # type: ignore[arg-type]
+
+
+def walk_both(line: Line, width: int, height: int, ko: int, free: int,
+              upto: int) -> tuple[tuple, tuple]:
+    args = (width, height, ko, free, upto, 1)
+    a = replay._walk(*args, line.events)
+    assert COMPILED is not None
+    b = COMPILED.walk(*args, replay._events_array(line, width))
+    board = a[0]
+    return (bytes(board.colour),) + a[1:], b
+
+
+def test_random_games_walk_identically() -> None:
+    rng = random.Random(20261125)
+    kinds: dict[int, int] = {}
+    for i in range(3000):
+        width, height = SIZES[i % len(SIZES)]
+        line = random_line(rng, width, height)
+        free = rng.choice([0, 0, 0, 2, 4])
+        upto = rng.choice([-1, -1, -1, rng.randrange(0, 60)])
+        for ko in range(4):
+            a, b = walk_both(line, width, height, ko, free, upto)
+            assert a == b, (i, width, height, ko)
+            for note in a[2]:
+                kinds[note[0]] = kinds.get(note[0], 0) + 1
+    # Every kind of note was met (setup without liberties, turn, off board, after end,
+    # occupied, suicide, ko, cycle, superko), so the comparison covered them all.
+    assert set(kinds) == set(range(10)), kinds
+
+
+def _games(paths: list[Path]) -> Iterator[tuple[GameRecord, Line]]:
+    for path in paths:
+        for game in load_bytes(path.read_bytes(), str(path)).games:
+            yield game, game.main_line()
+
+
+def corpus_files(limit: int, pattern: str = "*") -> list[Path]:
+    if not CORPUS.is_dir():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+    files = sorted(p for p in CORPUS.rglob(pattern) if p.suffix.lower() == ".sgf")
+    return random.Random(17).sample(files, min(limit, len(files)))
+
+
+def test_real_records_replay_identically(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgfcheck.rules import PRESETS
+    paths = corpus_files(600)
+    compared = 0
+    for game, line in _games(paths):
+        for preset in ("japanese", "chinese", "aga", "tromp-taylor"):
+            rules = PRESETS[preset]
+            fast = replay.replay(game, line, rules)
+            monkeypatch.setattr(core, "compiled", None)
+            ref = replay.replay(game, line, rules)
+            monkeypatch.setattr(core, "compiled", COMPILED)
+            assert fast.findings == ref.findings
+            assert (fast.board.colour, fast.board.hash) == (ref.board.colour, ref.board.hash)
+            assert (fast.moves, fast.prisoners, fast.passes, fast.plays, fast.setup_stones,
+                    fast.first_pass, fast.last_pass, fast.ended_by_passes, fast.cycle) == (
+                ref.moves, ref.prisoners, ref.passes, ref.plays, ref.setup_stones,
+                ref.first_pass, ref.last_pass, ref.ended_by_passes, ref.cycle)
+            # The position the compiled replay hands back finds the same chains.
+            assert sorted(sorted(c.stones) for c in fast.board.chains()) == sorted(
+                sorted(c.stones) for c in ref.board.chains())
+            compared += 1
+    assert compared >= 2000
+
+
+# --- position analysis, proofs -----------------------------------------------------------------
+
+def random_board(rng: random.Random, width: int, height: int) -> Board:
+    board = Board(width, height)
+    density = rng.choice([0.3, 0.6, 0.85])
+    black, white = [], []
+    for p in range(width * height):
+        if rng.random() < density:
+            (black if rng.random() < 0.5 else white).append(p)
+    board.set_stones(black, white, [])
+    return board
+
+
+def test_analysis_and_proofs_agree_on_random_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    for i in range(1500):
+        width, height = SIZES[i % len(SIZES)] if i % 3 else (rng.randrange(1, 20),
+                                                             rng.randrange(1, 20))
+        board = random_board(rng, width, height)
+        dead = {p for p in range(width * height) if board.colour[p] and rng.random() < 0.1}
+        fast_pos = position.analyse(board, dead)
+        fast_proof = benson.prove(board)
+        monkeypatch.setattr(core, "compiled", None)
+        ref_pos = position.analyse(board, dead)
+        ref_proof = benson.prove(board)
+        monkeypatch.setattr(core, "compiled", COMPILED)
+        assert fast_pos == ref_pos, (i, width, height)
+        assert fast_proof == ref_proof, (i, width, height)
+
+
+def test_analysis_pieces_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Owners, areas (with points counted as dame) and points to fill one by one."""
+    assert COMPILED is not None
+    rng = random.Random(11)
+    for i in range(800):
+        width, height = SIZES[i % len(SIZES)]
+        board = random_board(rng, width, height)
+        colour = list(board.colour)
+        owner = position.empty_owners(colour, board.neighbours)
+        packed = bytes(colour)
+        assert COMPILED.empty_owners(packed, width, height) == bytes(owner)
+        for c in (BLACK, WHITE):
+            assert set(COMPILED.points_to_fill(packed, bytes(owner), width, height, c)) == \
+                position._points_to_fill(colour, owner, board.neighbours, c)
+        neutral = {c: {p for p in range(width * height) if not colour[p] and owner[p] == c
+                       and rng.random() < 0.2} for c in (BLACK, WHITE)}
+        area_of, ref = position.areas(colour, owner, board.neighbours, neutral)
+        flags = [position._flags(neutral[c], width * height) for c in (BLACK, WHITE)]
+        fast_of, fast = COMPILED.areas(packed, bytes(owner), width, height, *flags)
+        assert fast_of == area_of
+        assert {start: (c, stones, own) for start, c, stones, own in fast} == ref
+
+
+def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fixtures built for seki, bent four and false eyes: the same statuses both ways."""
+    from sgfcheck.adjudicate import ScoreOptions, score_file
+    from sgfcheck.schema import file_score_dict, json_text
+    for name in ("seki.sgf", "false-eye.sgf", "dead-in-territory.sgf", "pass-alive.sgf",
+                 "three-groups.sgf", "triple-ko.sgf"):
+        path = FIXTURES / name
+        options = ScoreOptions(dead_stones=DeadStoneChoice.ESTIMATE)
+        fast = score_file(str(path), options)
+        monkeypatch.setattr(core, "compiled", None)
+        ref = score_file(str(path), options)
+        monkeypatch.setattr(core, "compiled", COMPILED)
+        assert json_text(file_score_dict(fast)) == json_text(file_score_dict(ref)), name
+        if name == "seki.sgf":  # the seki is found, with its empty points, both ways
+            assert file_score_dict(fast)["games"][0]["seki"] == {"black": ["A7"],
+                                                                 "white": ["E7"]}
+
+
+# --- playouts ----------------------------------------------------------------------------------
+
+def test_playouts_identical_to_the_random_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    for i in range(120):
+        width, height = SIZES[i % (len(SIZES) - 1)]  # 52x52 playouts are slow in Python
+        board = random_board(rng, width, height)
+        seed = rng.randrange(1 << 40)
+        fast = Playouts(board, seed=seed, local=rng.choice([0.0, 0.5, 1.0]))
+        fast.run(3)
+        fast.run(2, WHITE)
+        monkeypatch.setattr(core, "compiled", None)
+        ref = Playouts(board, seed=seed, local=fast.local)
+        ref.run(3)
+        ref.run(2, WHITE)
+        monkeypatch.setattr(core, "compiled", COMPILED)
+        assert (fast.black, fast.white, fast.count) == (ref.black, ref.white, ref.count), i
+        assert fast.rng.getstate() == ref.rng.getstate()
+
+
+# --- whole files: rows, statuses and scores ----------------------------------------------------
+
+@pytest.mark.parametrize("dead_stones", [DeadStoneChoice.MARKUP, DeadStoneChoice.ESTIMATE])
+def test_whole_files_give_the_same_rows(monkeypatch: pytest.MonkeyPatch,
+                                        dead_stones: DeadStoneChoice) -> None:
+    limit = 400 if dead_stones is DeadStoneChoice.MARKUP else 60
+    paths = corpus_files(limit) + sorted(FIXTURES.glob("*.sgf"))
+    options = BatchOptions(jobs=1, dead_stones=dead_stones, score_rows=("japanese", "chinese",
+                                                                       "aga", "ing", "nz"))
+    items = [WorkItem(str(p), None, p.read_bytes()) for p in paths]
+    fast = [process_item(item, options) for item in items]
+    monkeypatch.setattr(core, "compiled", None)
+    ref = [process_item(item, options) for item in items]
+    for a, b, item in zip(fast, ref, items, strict=True):
+        assert a.rows == b.rows, item.path
+        assert a.games == b.games, item.path
+
+
+# --- which core, and saying so -----------------------------------------------------------------
+
+def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, **env}, check=True)
+
+
+def test_sgfcheck_pure_forces_the_reference() -> None:
+    out = _run("from sgfcheck import core; print(core.name(), core.fallback_note())",
+               SGFCHECK_PURE="1")
+    assert out.stdout.split() == ["pure", "None"]
+    version = subprocess.run([sys.executable, "-m", "sgfcheck", "--version"], text=True,
+                             capture_output=True, env={**os.environ, "SGFCHECK_PURE": "1"})
+    assert version.stdout.strip() == ("sgfcheck 0.1.0 (core: pure Python, SGFCHECK_PURE is "
+                                      "set)")
+    assert version.stderr == ""
+    compiled = subprocess.run([sys.executable, "-m", "sgfcheck", "--version"], text=True,
+                              capture_output=True, env={**os.environ, "SGFCHECK_PURE": "0"})
+    assert compiled.stdout.strip() == ("sgfcheck 0.1.0 (core: compiled, C extension "
+                                       "sgfcheck._core)")
+
+
+def test_a_missing_build_is_said_once_and_the_results_stay() -> None:
+    """Without the extension (as on a machine without a compiler) the pure core runs, the
+    command line says so once on stderr, and the output is the same."""
+    block = ("import sys; sys.modules['sgfcheck._core'] = None; "
+             "from sgfcheck.cli import main; sys.argv = ['sgfcheck', 'check', '--format', "
+             f"'json', {str(FIXTURES / 'ko.sgf')!r}]; main()")
+    without = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True,
+                             env={**os.environ, "SGFCHECK_PURE": "0"})
+    with_core = subprocess.run([sys.executable, "-m", "sgfcheck", "check", "--format", "json",
+                                str(FIXTURES / "ko.sgf")], capture_output=True, text=True,
+                               env={**os.environ, "SGFCHECK_PURE": "0"})
+    assert without.returncode == with_core.returncode == 1
+    assert without.stdout == with_core.stdout
+    lines = without.stderr.splitlines()
+    assert len(lines) == 1 and "running the pure-Python core (same results, slower)" in lines[0]
+    assert with_core.stderr == ""
+
+
+def test_colour_enum_values_are_the_cores() -> None:
+    assert (int(Colour.BLACK), int(Colour.WHITE)) == (1, 2)
