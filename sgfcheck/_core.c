@@ -323,16 +323,14 @@ static int note(PyObject *notes, int kind, int move, long a, long b) {
 
 static PyObject *walk(PyObject *self, PyObject *args) {
     int w, h, ko_rule, free_handicap, upto, white_passes_last;
-    Py_buffer ev;
-    if (!PyArg_ParseTuple(args, "iiiiiiy*", &w, &h, &ko_rule, &free_handicap, &upto,
-                          &white_passes_last, &ev))
+    PyObject *events;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!", &w, &h, &ko_rule, &free_handicap, &upto,
+                          &white_passes_last, &PyList_Type, &events))
         return NULL;
-    (void)white_passes_last;
     PyObject *result = NULL, *notes = NULL, *extra = NULL;
     CB *b = NULL;
     History hist = {0};
-    const int32_t *e = ev.buf;
-    Py_ssize_t ne = ev.len / (Py_ssize_t)sizeof(int32_t);
+    Py_ssize_t ne = PyList_GET_SIZE(events);
     Geo *g = geometry_checked(w, h);
     if (!g) goto done;
     if (!zobrist_ready) { PyErr_SetString(PyExc_RuntimeError, "zobrist keys not set"); goto done; }
@@ -341,7 +339,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     unsigned char zero[MAXP];
     memset(zero, 0, sizeof zero);
     cb_build(b, g, zero, 1);
-    if (!hist_init(&hist, (size_t)ne / 4 + 4)) { PyErr_NoMemory(); goto done; }
+    if (!hist_init(&hist, (size_t)ne + 4)) { PyErr_NoMemory(); goto done; }
     notes = PyList_New(0);
     extra = PyList_New(0);
     if (!notes || !extra) goto done;
@@ -359,19 +357,37 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         else hist_set(&hist, b->hash ^ (to_move == 1 ? KEY_B : KEY_W), move_no); \
     } while (0)
     START_HISTORY();
-    Py_ssize_t i = 0;
-    while (i < ne) {
-        if (e[i] == 1) { /* setup: player, nb, nw, ne, points... */
-            if (i + 5 > ne) goto bad;
-            int player = e[i + 1], nbk = e[i + 2], nwt = e[i + 3], nem = e[i + 4];
-            Py_ssize_t at = i + 5, end = at + (Py_ssize_t)nbk + nwt + nem;
-            if (nbk < 0 || nwt < 0 || nem < 0 || end > ne) goto bad;
-            for (Py_ssize_t k = at; k < end; k++) if (e[k] < 0 || e[k] >= g->n) goto bad;
+    for (Py_ssize_t i = 0; i < ne; i++) {
+        PyObject *item = PyList_GET_ITEM(events, i);
+        if (!PyTuple_Check(item)) goto bad;
+        if (PyTuple_GET_SIZE(item) == 5) { /* Setup(node, black, white, empty, player) */
+            PyObject *lists[3] = {PyTuple_GET_ITEM(item, 1), PyTuple_GET_ITEM(item, 2),
+                                  PyTuple_GET_ITEM(item, 3)};
+            PyObject *pl = PyTuple_GET_ITEM(item, 4);
+            int player = pl == Py_None ? 0 : (int)PyLong_AsLong(pl);
             unsigned char colours[MAXP];
             memcpy(colours, b->col, g->n);
-            for (Py_ssize_t k = at + nbk + nwt; k < end; k++) colours[e[k]] = EMPTY;
-            for (Py_ssize_t k = at; k < at + nbk; k++) colours[e[k]] = 1;
-            for (Py_ssize_t k = at + nbk; k < at + nbk + nwt; k++) colours[e[k]] = 2;
+            Py_ssize_t counts[3];
+            for (int k = 0; k < 3; k++) {
+                if (!PyList_Check(lists[k])) goto bad;
+                counts[k] = PyList_GET_SIZE(lists[k]);
+            }
+            int order[3] = {2, 0, 1}; /* as Board.set_stones: AE, then AB, then AW */
+            for (int o = 0; o < 3; o++) {
+                int k = order[o];
+                PyObject *lst = lists[k];
+                for (Py_ssize_t j = 0; j < counts[k]; j++) {
+                    PyObject *pt = PyList_GET_ITEM(lst, j);
+                    if (!PyTuple_Check(pt) || PyTuple_GET_SIZE(pt) != 2) goto bad;
+                    long pc = PyLong_AsLong(PyTuple_GET_ITEM(pt, 0));
+                    long pr = PyLong_AsLong(PyTuple_GET_ITEM(pt, 1));
+                    if (PyErr_Occurred()) goto done;
+                    if (pc < 0 || pr < 0 || pr * w + pc >= g->n) goto bad;
+                    colours[pr * w + pc] = k == 2 ? EMPTY : (unsigned char)(k + 1);
+                }
+            }
+            if (PyErr_Occurred()) goto done;
+            int nbk = (int)counts[0], nwt = (int)counts[1];
             cb_build(b, g, colours, 1);
             for (int p = 0; p < g->n; p++) {
                 if (b->col[p] == EMPTY || b->head[p] != p || b->plib[p] != 0) continue;
@@ -389,13 +405,22 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             else if (!started && nbk && !nwt) to_move = 2;
             ko_point = -1;
             START_HISTORY();
-            i = end;
             continue;
         }
-        if (e[i] != 0 || i + 4 > ne) goto bad;
+        if (PyTuple_GET_SIZE(item) != 4) goto bad; /* Move(colour, point, node, forced) */
         if (upto >= 0 && move_no >= upto) break;
-        int c = e[i + 1], col = e[i + 2], row = e[i + 3];
-        i += 4;
+        int c = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0)), col = -1, row = -1;
+        PyObject *pt = PyTuple_GET_ITEM(item, 1);
+        if (pt != Py_None) {
+            if (!PyTuple_Check(pt) || PyTuple_GET_SIZE(pt) != 2) goto bad;
+            long pc = PyLong_AsLong(PyTuple_GET_ITEM(pt, 0));
+            long pr = PyLong_AsLong(PyTuple_GET_ITEM(pt, 1));
+            if (PyErr_Occurred()) goto done;
+            if (pc < 0 || pr < 0) goto bad;
+            col = pc > 1000000 ? 1000000 : (int)pc;
+            row = pr > 1000000 ? 1000000 : (int)pr;
+        }
+        if (PyErr_Occurred()) goto done;
         if (c != 1 && c != 2) goto bad;
         move_no++;
         started = 1;
@@ -482,13 +507,12 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     }
     goto done;
 bad:
-    PyErr_SetString(PyExc_ValueError, "malformed event array");
+    PyErr_SetString(PyExc_ValueError, "malformed events (Move or Setup tuples expected)");
 done:
     Py_XDECREF(notes);
     Py_XDECREF(extra);
     if (hist.keys || hist.moves || hist.gen) hist_free(&hist);
     PyMem_Free(b);
-    PyBuffer_Release(&ev);
     return result;
 }
 
@@ -535,6 +559,37 @@ static PyObject *empty_owners(PyObject *self, PyObject *args) {
         out = PyBytes_FromStringAndSize((const char *)owner, g->n);
     }
     PyBuffer_Release(&col);
+    return out;
+}
+
+static PyObject *int_list(const int *v, int n);
+
+/* census(colour, owner, w, h) -> (own empty points black, white, dame list, stones black,
+ * white): the counting loop of position.analyse. */
+static PyObject *census(PyObject *self, PyObject *args) {
+    Py_buffer col, own; int w, h; Geo *g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*ii", &col, &own, &w, &h)) return NULL;
+    PyObject *out = NULL;
+    if (get_board(args, &col, &w, &h, &g) == 0 && own.len == col.len) {
+        const unsigned char *c = col.buf, *o = own.buf;
+        long empty[3] = {0}, stones[3] = {0};
+        int dame[MAXP], nd = 0;
+        for (int p = 0; p < g->n; p++) {
+            if (c[p] == EMPTY) {
+                if (o[p] == 1 || o[p] == 2) empty[o[p]]++;
+                else dame[nd++] = p;
+            } else if (c[p] <= 2) {
+                stones[c[p]]++;
+            }
+        }
+        PyObject *d = int_list(dame, nd);
+        if (d) out = Py_BuildValue("(llNll)", empty[1], empty[2], d, stones[1], stones[2]);
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "owner array size");
+    }
+    PyBuffer_Release(&col);
+    PyBuffer_Release(&own);
     return out;
 }
 
@@ -1125,6 +1180,7 @@ static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS, "The replay loop (sgfcheck.replay._walk)."},
     {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
     {"areas", areas, METH_VARARGS, "position.areas"},
+    {"census", census, METH_VARARGS, "the counting loop of position.analyse"},
     {"points_to_fill", points_to_fill, METH_VARARGS, "position._points_to_fill"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck.board import Board
@@ -121,7 +122,15 @@ class GameScore:
 
 
 def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Ruleset]:
-    names = list(PRESETS) if options.all_rules else list(options.rules or DEFAULT_ROWS)
+    names = tuple(PRESETS) if options.all_rules else tuple(options.rules or DEFAULT_ROWS)
+    return list(_row_rulesets(own, names, komi))
+
+
+@lru_cache(maxsize=256)
+def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float | None
+                  ) -> tuple[Ruleset, ...]:
+    """The game's own ruleset, then each named one (with the game's komi) not already there;
+    the same few combinations recur across an archive, so they are worked out once."""
     rows = [own]
     for name in names:
         ruleset = parse_rules_string(name)
@@ -129,7 +138,7 @@ def _rows(own: Ruleset, options: ScoreOptions, komi: float | None) -> list[Rules
             ruleset = replace(ruleset, komi=komi)
         if all(r.to_string() != ruleset.to_string() for r in rows):
             rows.append(ruleset)
-    return rows
+    return tuple(rows)
 
 
 def score_game(report: GameReport, options: ScoreOptions) -> GameScore:

@@ -33,7 +33,7 @@ from sgfcheck.findings import Finding
 from sgfcheck.gnugo import GnuGoError, ask
 from sgfcheck.katago import KataGoError, dead_from_ownership, engine
 from sgfcheck.points import expand_point_list, parse_point_name
-from sgfcheck.position import areas, empty_owners
+from sgfcheck.position import area_map
 from sgfcheck.records import GameRecord, Line, Move
 from sgfcheck.rules import Scoring, rules_from_ru
 from sgfcheck.status import Source, Status
@@ -261,7 +261,7 @@ def other_ways(board: Board, dead: DeadStones,
     colour = list(board.colour)
     for p in dead.points:
         colour[p] = EMPTY
-    area_of, _ = areas(colour, empty_owners(colour, board.neighbours), board.neighbours)
+    area_of = area_map(colour, board)
     groups: dict[tuple[int, bool], list[int]] = {}
     for chain in chains:
         judged_dead = chain.stones[0] in dead.points

@@ -141,13 +141,18 @@ def analyse(board: Board, dead: set[int]) -> Position:
         area_list = list(areas(colour, owner, nbrs, must_fill)[1].values())
     empty = {BLACK: 0, WHITE: 0}
     dame: list[int] = []
-    for p, c in enumerate(colour):
-        if c == EMPTY:
-            if owner[p] in COLOURS:
-                empty[Colour(owner[p])] += 1
-            else:
-                dame.append(p)
-    stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
+    if fast is not None:
+        empty[BLACK], empty[WHITE], dame, black_stones, white_stones = fast.census(
+            packed, owner, board.width, board.height)
+        stones = {BLACK: black_stones, WHITE: white_stones}
+    else:
+        for p, c in enumerate(colour):
+            if c == EMPTY:
+                if owner[p] in COLOURS:
+                    empty[Colour(owner[p])] += 1
+                else:
+                    dame.append(p)
+        stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
 
     # The own empty points of an area, false eyes excluded, are its eye space; an area with
     # fewer than two eyes lives only in seki.
@@ -163,6 +168,17 @@ def analyse(board: Board, dead: set[int]) -> Position:
             groups[c] += 1
     return Position(board, colour, empty, dame, stones, dead_count, seki_empty, seki_stones,
                     groups, {c: sorted(v) for c, v in must_fill.items()})
+
+
+def area_map(colour: list[int], board: Board) -> list[int]:
+    """The area of every stone and own empty point (see :func:`areas`), -1 elsewhere."""
+    if core.compiled is not None:
+        packed = bytes(colour)
+        owner = core.compiled.empty_owners(packed, board.width, board.height)
+        area_of: list[int] = core.compiled.areas(packed, owner, board.width, board.height,
+                                                 None, None)[0]
+        return area_of
+    return areas(colour, empty_owners(colour, board.neighbours), board.neighbours)[0]
 
 
 def _flags(points: set[int], n: int) -> bytes:

@@ -7,7 +7,6 @@ stones) so that later problems are found too; a move on an occupied point change
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +84,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
             -1 if upto is None else upto, int(ruleset.white_passes_last))
     done: Walk
     if core.compiled is not None:
-        done = core.compiled.walk(*args, _events_array(line, game.width))
+        done = core.compiled.walk(*args, line.events)
     else:
         done = _walk(*args, line.events)
     position, hash_, notes, extra_passes, moves, prisoners, passes, plays, setup, first_pass, \
@@ -100,23 +99,6 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
                  ended_by if ended_by >= 0 else None, cycle if cycle[0] >= 0 else None)
     if extra_passes:
         out.findings.append(_passes_after_end(extra_passes, ruleset))
-    return out
-
-
-def _events_array(line: Line, width: int) -> array[int]:
-    """The line as the compiled loop reads it: a move is (0, colour, col, row), col -1 for a
-    pass; a setup (1, player or 0, #black, #white, #empty, point indices...)."""
-    out = array("i")
-    for ev in line.events:
-        if type(ev) is Move:
-            at = ev.point
-            out.extend((0, ev.colour, -1, -1) if at is None else (0, ev.colour, at[0], at[1]))
-        else:
-            assert type(ev) is Setup
-            out.extend((1, ev.player or 0, len(ev.black), len(ev.white), len(ev.empty)))
-            out.extend([r * width + c for c, r in ev.black])
-            out.extend([r * width + c for c, r in ev.white])
-            out.extend([r * width + c for c, r in ev.empty])
     return out
 
 

@@ -86,7 +86,7 @@ def walk_both(line: Line, width: int, height: int, ko: int, free: int,
     args = (width, height, ko, free, upto, 1)
     a = replay._walk(*args, line.events)
     assert COMPILED is not None
-    b = COMPILED.walk(*args, replay._events_array(line, width))
+    b = COMPILED.walk(*args, line.events)
     board = a[0]
     return (bytes(board.colour),) + a[1:], b
 
