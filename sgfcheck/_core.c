@@ -1173,6 +1173,87 @@ done:
     return out;
 }
 
+/* --- reading moves (reference: the node loop of records._extract_line) ------------------------ */
+
+static int sgf_coord(int ch) {
+    if (ch >= 'a' && ch <= 'z') return ch - 'a';
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A' + 26;
+    return -1;
+}
+
+/* simple_moves(nodes, start, tt_is_pass, Move, black, white, events) -> index: appends a Move to
+ * events for each node from start on that holds one B or W with one well-formed value and no
+ * setup, PL or KO (the nodes of almost every record); returns the first node it leaves to the
+ * Python loop (anything else: setup, both colours, odd values...). A node without a move is
+ * skipped, as the Python loop skips it. */
+static PyObject *simple_moves(PyObject *self, PyObject *args) {
+    PyObject *nodes, *move_type, *black, *white, *events;
+    Py_ssize_t start;
+    int tt_is_pass;
+    static PyObject *keys[7];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!npO!OOO!", &PyList_Type, &nodes, &start, &tt_is_pass,
+                          &PyType_Type, &move_type, &black, &white, &PyList_Type, &events))
+        return NULL;
+    if (!keys[0]) {
+        const char *names[7] = {"B", "W", "AB", "AW", "AE", "PL", "KO"};
+        for (int k = 0; k < 7; k++) {
+            keys[k] = PyUnicode_InternFromString(names[k]);
+            if (!keys[k]) return NULL;
+        }
+    }
+    Py_ssize_t n = PyList_GET_SIZE(nodes), i;
+    for (i = start < 0 ? 0 : start; i < n; i++) {
+        PyObject *node = PyList_GET_ITEM(nodes, i);
+        if (!PyDict_Check(node)) break;
+        int special = 0;
+        for (int k = 2; k < 7 && !special; k++) {
+            int has = PyDict_Contains(node, keys[k]);
+            if (has < 0) return NULL;
+            special = has;
+        }
+        if (special) break;
+        PyObject *vb = PyDict_GetItemWithError(node, keys[0]);
+        if (!vb && PyErr_Occurred()) return NULL;
+        PyObject *vw = PyDict_GetItemWithError(node, keys[1]);
+        if (!vw && PyErr_Occurred()) return NULL;
+        if (!vb && !vw) continue;
+        if (vb && vw) break;
+        PyObject *values = vb ? vb : vw;
+        if (!PyList_Check(values) || PyList_GET_SIZE(values) != 1) break;
+        PyObject *value = PyList_GET_ITEM(values, 0);
+        if (!PyBytes_Check(value)) break;
+        Py_ssize_t len = PyBytes_GET_SIZE(value);
+        const char *v = PyBytes_AS_STRING(value);
+        PyObject *point;
+        int is_tt = len == 2 && v[0] == 't' && v[1] == 't';
+        if (len == 2 && !is_tt) {
+            int col = sgf_coord((unsigned char)v[0]), row = sgf_coord((unsigned char)v[1]);
+            if (col < 0 || row < 0) break;
+            point = Py_BuildValue("(ii)", col, row);
+        } else if (len == 0 || is_tt) {
+            if (is_tt && !tt_is_pass) point = Py_BuildValue("(ii)", 19, 19);
+            else { point = Py_None; Py_INCREF(point); }
+        } else {
+            break;
+        }
+        if (!point) return NULL;
+        PyObject *items = Py_BuildValue("(OOnO)", vb ? black : white, point, i, Py_False);
+        Py_DECREF(point);
+        if (!items) return NULL;
+        PyObject *wrap = PyTuple_Pack(1, items);
+        Py_DECREF(items);
+        if (!wrap) return NULL;
+        PyObject *move = PyTuple_Type.tp_new((PyTypeObject *)move_type, wrap, NULL);
+        Py_DECREF(wrap);
+        if (!move) return NULL;
+        int r = PyList_Append(events, move);
+        Py_DECREF(move);
+        if (r < 0) return NULL;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
 /* --- module ------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -1182,6 +1263,7 @@ static PyMethodDef methods[] = {
     {"areas", areas, METH_VARARGS, "position.areas"},
     {"census", census, METH_VARARGS, "the counting loop of position.analyse"},
     {"points_to_fill", points_to_fill, METH_VARARGS, "position._points_to_fill"},
+    {"simple_moves", simple_moves, METH_VARARGS, "the common nodes of records._extract_line"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
     {NULL, NULL, 0, NULL}};

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from sgfmill import sgf_grammar
 
+from sgfcheck import core
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.encoding import DecodedText, decode_sgf_bytes
@@ -477,7 +478,19 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
     found: list[Finding] = []
     move_no = 0
     coord = SGF_COORD
-    for index, node in enumerate(nodes):
+    fast = core.compiled
+    index = -1
+    while index + 1 < len(nodes):
+        index += 1
+        if fast is not None:
+            # The run of plain move nodes from here, read by the compiled core; the node it
+            # stops at (setup, PL, KO, odd values) is read below.
+            before = len(events)
+            index = fast.simple_moves(nodes, index, tt_is_pass, Move, BLACK, WHITE, events)
+            move_no += len(events) - before
+            if index >= len(nodes):
+                break
+        node = nodes[index]
         if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
             lists = {ident: expand_point_list(node.get(ident, []), width, height)
                      for ident in ("AB", "AW", "AE")}

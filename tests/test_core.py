@@ -297,3 +297,49 @@ def test_a_missing_build_is_said_once_and_the_results_stay() -> None:
 
 def test_colour_enum_values_are_the_cores() -> None:
     assert (int(Colour.BLACK), int(Colour.WHITE)) == (1, 2)
+
+
+# --- reading moves -----------------------------------------------------------------------------
+
+def random_nodes(rng: random.Random) -> list[dict[str, list[bytes]]]:
+    values = [b"dd", b"pq", b"tt", b"", b"  ", b"zz", b"ZZ", b"d", b"ddd", b"d!", b"Aa", b"sS"]
+    nodes: list[dict[str, list[bytes]]] = []
+    for _ in range(rng.randrange(0, 60)):
+        node: dict[str, list[bytes]] = {}
+        for ident in rng.sample(["B", "W", "B", "W", "C", "BL", "AB", "AW", "AE", "PL", "KO"],
+                                rng.randrange(0, 3)):
+            count = 2 if rng.random() < 0.05 else 1
+            node[ident] = [rng.choice(values) if ident != "PL" else rng.choice([b"B", b"X"])
+                           for _ in range(count)]
+        nodes.append(node)
+    return nodes
+
+
+def test_move_reading_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nodes the compiled core reads (plain moves) and those it leaves to Python (setup, PL,
+    KO, two colours, several values, bad points, blanks) give the same line and findings."""
+    from sgfcheck.records import _extract_line
+    rng = random.Random(8)
+    for i in range(3000):
+        width, height = SIZES[i % len(SIZES)]
+        game = GameRecord(0, width, height, None)
+        nodes = random_nodes(rng)
+        fast = _extract_line(game, nodes, [])
+        monkeypatch.setattr(core, "compiled", None)
+        ref = _extract_line(game, nodes, [])
+        monkeypatch.setattr(core, "compiled", COMPILED)
+        assert (fast.events, fast.findings) == (ref.events, ref.findings), (i, nodes)
+        assert [type(e) for e in fast.events] == [type(e) for e in ref.events]
+
+
+def test_real_lines_read_identically(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared = 0
+    for path in corpus_files(800):
+        for game in load_bytes(path.read_bytes(), str(path)).games:
+            fast = game.main_line()
+            monkeypatch.setattr(core, "compiled", None)
+            ref = game.main_line()
+            monkeypatch.setattr(core, "compiled", COMPILED)
+            assert (fast.events, fast.findings) == (ref.events, ref.findings), path
+            compared += 1
+    assert compared >= 800
