@@ -16,8 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from sgfmill import boards as sgfmill_boards
 from sgfmill import sgf, sgf_moves
 
+from sgfcheck import core
 from sgfcheck.records import load_bytes
 from sgfcheck.replay import replay
 from sgfcheck.rules import PRESETS, KoRule
@@ -110,6 +112,7 @@ def main() -> int:
         timings["sgfmill"].append(t1 - t0)
         timings["sgfmill+naive"].append(t2 - t1)
         timings["sgfcheck"].append(t3 - t2)
+    per_move = replay_per_move(datas)
     n = len(timings["sgfcheck"])
     print(f"games: {n} 19x19 games from {args.corpus} ({skipped} refused by sgfmill, left out)")
     base = statistics.median(timings["sgfmill"])
@@ -123,7 +126,55 @@ def main() -> int:
         med = statistics.median(timings[key])
         total = sum(timings[key])
         print(f"{label:34}{med * 1000:>15.3f}{n / total:>10.0f}{total:>9.2f}{base / med:>17.2f}x")
+    print()
+    print("replay alone, per move (parsing excluded; the same games, moves played on the board):")
+    sgfmill_us = per_move["sgfmill"]
+    for key, label in (("sgfmill", "sgfmill Board.play"),
+                       ("compiled", f"sgfcheck replay (PSK), {core.describe()}"),
+                       ("pure", "sgfcheck replay (PSK), pure-Python core")):
+        if key in per_move:
+            print(f"  {label:64}{per_move[key]:8.3f} us/move  {sgfmill_us / per_move[key]:6.2f}x")
     return 0
+
+
+def replay_per_move(datas: list[bytes]) -> dict[str, float]:
+    """Microseconds per move of the replay alone: sgfmill's Board.play over its parsed moves,
+    sgfcheck's replay (positional superko) with each core, on the same parsed games."""
+    games = []
+    for data in datas:
+        try:
+            game = sgf.Sgf_game.from_bytes(data)
+            board, plays = sgf_moves.get_setup_and_moves(game)
+        except ValueError:
+            continue
+        loaded = load_bytes(data)
+        if not loaded.games:
+            continue
+        record = loaded.games[0]
+        games.append((board.side, plays, record, record.main_line()))
+    moves = sum(len(plays) for _, plays, _, _ in games)
+    clock = time.perf_counter
+    t0 = clock()
+    for size, plays, _, _ in games:
+        board = sgfmill_boards.Board(size)
+        for colour, move in plays:
+            if move is None:
+                continue
+            try:  # noqa: SIM105 - plain try is the cheapest baseline
+                board.play(move[0], move[1], colour)
+            except ValueError:
+                pass
+    out = {"sgfmill": (clock() - t0) / moves * 1e6}
+    fast = core.compiled
+    cores = [("compiled", fast), ("pure", None)] if fast is not None else [("pure", None)]
+    for key, which in cores:
+        core.compiled = which
+        t0 = clock()
+        for _, _, record, line in games:
+            replay(record, line, PSK)
+        out[key] = (clock() - t0) / moves * 1e6
+    core.compiled = fast
+    return out
 
 
 if __name__ == "__main__":
