@@ -1254,6 +1254,74 @@ static PyObject *simple_moves(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(i);
 }
 
+/* --- game identity (reference: symmetry.sequence_key) -------------------------------------- */
+
+/* move_points(events, width, height) -> (colours, points, plays, setup_at): the colour of each
+ * move, its point index as native uint16 (width * height for a pass or an off-board point), the
+ * number of moves on the board, and the positions of the Setup events in the list. */
+static PyObject *move_points(PyObject *self, PyObject *args) {
+    PyObject *events;
+    int w, h;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!ii", &PyList_Type, &events, &w, &h)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(events), nm = 0;
+    long npoints = (long)w * h, plays = 0;
+    unsigned char *colours = PyMem_Malloc(n + 1);
+    uint16_t *points = PyMem_Malloc((n + 1) * sizeof(uint16_t));
+    PyObject *setup_at = PyList_New(0), *out = NULL;
+    if (!colours || !points || !setup_at) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *e = PyList_GET_ITEM(events, i);
+        if (!PyTuple_Check(e)) { PyErr_SetString(PyExc_TypeError, "Move or Setup expected"); goto done; }
+        if (PyTuple_GET_SIZE(e) != 4) {
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (!at || PyList_Append(setup_at, at) < 0) { Py_XDECREF(at); goto done; }
+            Py_DECREF(at);
+            continue;
+        }
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(e, 0));
+        PyObject *pt = PyTuple_GET_ITEM(e, 1);
+        long p = npoints;
+        if (pt != Py_None) {
+            long col = PyLong_AsLong(PyTuple_GET_ITEM(pt, 0)), row = PyLong_AsLong(PyTuple_GET_ITEM(pt, 1));
+            if (col < w && row < h && col >= 0 && row >= 0) p = row * w + col;
+        }
+        if (PyErr_Occurred()) goto done;
+        colours[nm] = (unsigned char)c;
+        points[nm++] = (uint16_t)p;
+        if (p != npoints) plays++;
+    }
+    out = Py_BuildValue("(y#y#lO)", (const char *)colours, nm, (const char *)points,
+                        nm * (Py_ssize_t)sizeof(uint16_t), plays, setup_at);
+done:
+    PyMem_Free(colours);
+    PyMem_Free(points);
+    Py_XDECREF(setup_at);
+    return out;
+}
+
+/* remap16(points, table) -> bytes: each uint16 point replaced by its image in the table. */
+static PyObject *remap16(PyObject *self, PyObject *args) {
+    Py_buffer pts, tab;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*", &pts, &tab)) return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n = pts.len / 2, m = tab.len / 2;
+    const uint16_t *p = pts.buf, *t = tab.buf;
+    uint16_t *buf = PyMem_Malloc((n + 1) * sizeof(uint16_t));
+    if (!buf) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (p[i] >= m) { PyErr_SetString(PyExc_ValueError, "point outside the table"); goto done; }
+        buf[i] = t[p[i]];
+    }
+    out = PyBytes_FromStringAndSize((const char *)buf, n * 2);
+done:
+    PyMem_Free(buf);
+    PyBuffer_Release(&pts);
+    PyBuffer_Release(&tab);
+    return out;
+}
+
 /* --- module ------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -1264,6 +1332,8 @@ static PyMethodDef methods[] = {
     {"census", census, METH_VARARGS, "the counting loop of position.analyse"},
     {"points_to_fill", points_to_fill, METH_VARARGS, "position._points_to_fill"},
     {"simple_moves", simple_moves, METH_VARARGS, "the common nodes of records._extract_line"},
+    {"move_points", move_points, METH_VARARGS, "the moves of symmetry.sequence_key"},
+    {"remap16", remap16, METH_VARARGS, "points through a symmetry table"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
     {NULL, NULL, 0, NULL}};

@@ -164,6 +164,8 @@ def _game_row(item: WorkItem, game: GameScore, report: FileReport, kind: ReportK
 # --- work (runs in the workers) ----------------------------------------------------------------
 
 _options = BatchOptions()
+_worker_alarm = False
+"""In a worker process started by the batch: SIGALRM is sgfcheck's for good."""
 
 
 def init_worker(options: BatchOptions) -> None:
@@ -177,6 +179,11 @@ def init_worker(options: BatchOptions) -> None:
     # workers exited, its workers never restarted). The worker has none of its own.
     atexit._clear()
     getattr(multiprocessing.util, "_finalizer_registry", {}).clear()
+    # The worker is ours: the alarm handler of --timeout is installed once, not per file.
+    global _worker_alarm
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _alarm)
+        _worker_alarm = True
 
 
 class _TimeLimit(Exception):
@@ -218,7 +225,15 @@ def time_limit(seconds: float) -> Iterator[None]:
     if seconds <= 0:
         yield
         return
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+    on_main = threading.current_thread() is threading.main_thread()
+    if on_main and _worker_alarm:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return
+    if on_main and hasattr(signal, "setitimer"):
         previous = signal.signal(signal.SIGALRM, _alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:

@@ -54,6 +54,8 @@ def json_safe(text: str) -> str:
     """JSON text (from ``json.dumps``) with the characters of :func:`visible` that JSON leaves
     raw (DEL, C1, format characters, separators) written as ``\\uXXXX``: the same JSON value,
     safe to print, one line per object."""
+    if text.isascii() and "\x7f" not in text:
+        return text  # nothing to escape (most rows): skip the scan
     return _JSON_RAW_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 

@@ -12,6 +12,7 @@ from array import array
 from collections.abc import Callable
 from functools import lru_cache
 
+from sgfcheck import core
 from sgfcheck.points import Point
 from sgfcheck.records import GameRecord, Line, Move, Setup
 
@@ -40,11 +41,11 @@ def transforms(width: int, height: int) -> list[Transform]:
 
 
 @lru_cache(maxsize=64)
-def _tables(width: int, height: int) -> list[list[int]]:
+def _tables(width: int, height: int) -> list[array[int]]:
     """For each symmetry, the image of every point index (row * width + col); pass = -1 last."""
     tables = []
     for f in transforms(width, height):
-        table = []
+        table = array("H")
         for r in range(height):
             for c in range(width):
                 tc, tr = f(c, r)
@@ -58,21 +59,33 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     """A digest equal for the same game under any symmetry; None for games too short to tell."""
     width, height = game.width, game.height
     npoints = width * height
-    colours = bytearray()
-    points: list[int] = []
+    fast = core.compiled
     setup: list[tuple[bytes, list[int]]] = []
-    for e in line.events:
-        if type(e) is Move:
-            colours.append(e.colour)
-            at = e.point
-            points.append(npoints if at is None or at[0] >= width or at[1] >= height
-                          else at[1] * width + at[0])
-        else:
-            assert isinstance(e, Setup)
-            for tag, pts in ((b"B", e.black), (b"W", e.white), (b"E", e.empty)):
-                if pts:
-                    setup.append((tag, [row * width + col for col, row in pts]))
-    if sum(1 for p in points if p != npoints) < MIN_MOVES:
+    packed = b""
+    if fast is not None:
+        colours, packed, plays, setup_at = fast.move_points(line.events, width, height)
+        setups = [line.events[i] for i in setup_at]
+        points = array("H")
+        points.frombytes(packed)
+    else:
+        colours = bytearray()
+        points = array("H")
+        setups = []
+        for e in line.events:
+            if type(e) is Move:
+                colours.append(e.colour)
+                at = e.point
+                points.append(npoints if at is None or at[0] >= width or at[1] >= height
+                              else at[1] * width + at[0])
+            else:
+                setups.append(e)
+        plays = sum(1 for p in points if p != npoints)
+    for e in setups:
+        assert isinstance(e, Setup)
+        for tag, pts in ((b"B", e.black), (b"W", e.white), (b"E", e.empty)):
+            if pts:
+                setup.append((tag, [row * width + col for col, row in pts]))
+    if plays < MIN_MOVES:
         return None
     # The canonical orientation: the symmetries under which the move sequence is smallest,
     # narrowed move by move (usually one is left after the first move or two); of those, the one
@@ -92,7 +105,10 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
         digest = hashlib.blake2b(head, digest_size=12)
         for tag, indices in setup:
             digest.update(tag + array("H", sorted(table[p] for p in indices)).tobytes())
-        digest.update(array("H", [table[p] for p in points]).tobytes())
+        if fast is not None:
+            digest.update(fast.remap16(packed, table))
+        else:
+            digest.update(array("H", [table[p] for p in points]).tobytes())
         key = digest.digest()
         if best is None or key < best:
             best = key

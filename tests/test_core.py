@@ -343,3 +343,20 @@ def test_real_lines_read_identically(monkeypatch: pytest.MonkeyPatch) -> None:
             assert (fast.events, fast.findings) == (ref.events, ref.findings), path
             compared += 1
     assert compared >= 800
+
+
+def test_game_identity_keys_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Duplicate keys (symmetry.sequence_key) are the same bytes from either core, so reports,
+    --resume and report merge agree across machines with and without the compiled core."""
+    from sgfcheck.symmetry import sequence_key
+    keys = 0
+    for path in corpus_files(500):
+        for game in load_bytes(path.read_bytes(), str(path)).games:
+            line = game.main_line()
+            fast = sequence_key(game, line)
+            monkeypatch.setattr(core, "compiled", None)
+            ref = sequence_key(game, line)
+            monkeypatch.setattr(core, "compiled", COMPILED)
+            assert fast == ref, path
+            keys += fast is not None
+    assert keys >= 400
