@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from pathlib import Path
 from typing import IO
 
@@ -44,11 +45,18 @@ Row = str | list[object] | dict[str, object]
 """A rendered row: a JSON line, CSV cells, or a JSON object."""
 
 
+FLUSH_SECONDS = 0.5
+"""Rows reach the file at least this often (and at the end): an interrupted run loses at most
+the rows of the last half second, which ``--resume`` checks again (a line cut in the middle is
+not a row). Flushing every file cost the main process a system call per file."""
+
+
 class ReportWriter:
-    """JSON Lines or CSV, one row per game, flushed per file."""
+    """JSON Lines or CSV, one row per game, flushed every :data:`FLUSH_SECONDS`."""
 
     def __init__(self, stream: IO[str], kind: ReportKind | str, write_header: bool) -> None:
         self.stream = stream
+        self._flushed = time.monotonic()
         self.kind = ReportKind(kind)
         self.csv = csv.writer(stream) if self.kind is ReportKind.CSV else None
         if self.csv is not None and write_header:
@@ -62,7 +70,14 @@ class ReportWriter:
             buffer = io.StringIO()
             csv.writer(buffer).writerows(r for r in rows if isinstance(r, list))
             self.stream.write(buffer.getvalue())
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_SECONDS:
+            self.stream.flush()
+            self._flushed = now
+
+    def flush(self) -> None:
         self.stream.flush()
+        self._flushed = time.monotonic()
 
 
 def _complete(raw: bytes) -> bytes:
