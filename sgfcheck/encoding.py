@@ -128,10 +128,25 @@ def _detect(raw: bytes) -> str | None:
     return best.encoding if best is not None else None
 
 
+def _declared(raw: bytes) -> list[str]:
+    """Every CA value of the file, in order (as ``_CA_RE.finditer``, but the regular expression
+    is tried only where ``CA`` occurs instead of at every byte)."""
+    out = []
+    at = raw.find(b"CA")
+    while at >= 0:
+        m = _CA_RE.match(raw, at)
+        if m is None:
+            at = raw.find(b"CA", at + 1)
+        else:
+            out.append(m.group(1).decode("ascii", "replace").strip())
+            at = raw.find(b"CA", m.end())
+    return out
+
+
 def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
     """Decode an SGF file to UTF-8 bytes, choosing the encoding by the policy above."""
     found: list[Finding] = []
-    declared_values = [m.group(1).decode("ascii", "replace").strip() for m in _CA_RE.finditer(raw)]
+    declared_values = _declared(raw)
     declared = declared_values[0] if declared_values else None
     distinct = {codec_for(v) or v.lower() for v in declared_values}
     if len(distinct) > 1:
@@ -199,7 +214,7 @@ def decode_sgf_bytes(raw: bytes, override: str | None = None) -> DecodedText:
     # UTF-8 with replacements beats a detector's guess at a single-byte charset.
     text = raw.decode("utf-8", errors="replace")
     bad = text.count("\ufffd")
-    non_ascii = sum(1 for ch in text if ord(ch) > 127) - bad
+    non_ascii = len(text) - len(text.encode("ascii", "ignore")) - bad
     if bad <= max(2, non_ascii // 3):
         return _finish(raw, "utf-8", declared, True, found, "mostly valid UTF-8")
     codec = _detect(raw) or "latin-1"
