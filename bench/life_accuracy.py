@@ -22,25 +22,33 @@ import sys
 import time
 from pathlib import Path
 
+from sgfcheck.board import Board
 from sgfcheck.check import CheckOptions, check_loaded
+from sgfcheck.colour import BLACK
 from sgfcheck.count import count
 from sgfcheck.deadstones import (
+    ESCALATE_BELOW,
+    Engine,
     estimator,
     gnugo_dead_stones,
-    katago_dead_stones,
+    katago_ownership,
     markup_dead_stones,
     proven_dead_stones,
     uncertain_ways,
 )
 from sgfcheck.engines import opencl_present
 from sgfcheck.gnugo import GnuGoError, find_gnugo
-from sgfcheck.katago import KataGoError, find_katago
+from sgfcheck.katago import KataGoError, engine, find_katago
 from sgfcheck.life import chain_statuses
 from sgfcheck.position import analyse
 from sgfcheck.records import load_file
 from sgfcheck.status import Status
 
 estimate_dead_stones = estimator(seed=0)
+escalated_dead_stones = estimator(seed=0, engine_name=Engine.KATAGO)
+THRESHOLDS = (0.0, 0.7, 0.8, 0.9, 0.95, 1.01)
+"""Escalation thresholds compared (simulated from the estimate's and KataGo's answers of the same
+run; 0.0 asks about the uncertain chains only)."""
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent.parent / "shared" / "corpus" / "kgs"
 NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
@@ -82,6 +90,11 @@ def main() -> int:
     use_katago = not args.no_katago and find_katago() is not None and opencl_present()
     ours, estimate, gnu = Tally("proofs"), Tally("estimate"), Tally("GNU Go")
     kata = Tally("KataGo")
+    escalated = Tally("escalated")
+    if use_katago:  # start the engine before timing anything (start-up is 1-5 s, paid once)
+        engine().ownership(Board(19, 19), BLACK, 6.5, territory=True)
+    asked_games = 0
+    simulated = {t: [0, 0, 0.0] for t in THRESHOLDS}  # exact, games asked, seconds
     for path in files:
         report = check_loaded(load_file(path), CheckOptions()).games[0]
         game, line, rep = report.game, report.line, report.replay
@@ -121,21 +134,66 @@ def main() -> int:
                          game.handicap).winner for _, extra in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
-        for used, tally, source in ((use_katago, kata, katago_dead_stones),
-                                    (use_gnugo, gnu, gnugo_dead_stones)):
-            if not used:
-                continue
+        if use_katago:
+            # The estimate escalating to KataGo, run first: the KataGo-alone query below then
+            # finds the positions it was asked about in its cache (KataGo alone's time is then
+            # a little lower, never the escalation's).
+            start = time.perf_counter()
+            found = escalated_dead_stones(game, line, board)
+            took = time.perf_counter() - start
+            judge(escalated, found.points, bool(found.uncertain), took)
+            asked_games += any(c.source.value == "katago"
+                               for c in (found.judgement.chains if found.judgement else []))
+            ways = uncertain_ways(board, found)
+            winners = {count(analyse(board, found.points | extra), rep, ruleset,
+                             game.handicap).winner for _, extra in ways}
+            winners.add(count(analyse(board, found.points), rep, ruleset,
+                              game.handicap).winner)
+            escalated.wrong_winner += true_score.winner not in winners
             start = time.perf_counter()
             try:
-                found = source(game, line, board)
-            except (KataGoError, GnuGoError):
-                tally.failed += 1
+                kata_dead, _ = katago_ownership(game, line, board)
+            except KataGoError:
+                kata.failed += 1
             else:
-                judge(tally, found.points, False, time.perf_counter() - start)
+                kata_seconds = time.perf_counter() - start
+                judge(kata, kata_dead, False, kata_seconds)
+                for t in THRESHOLDS:  # the estimate's doubtful chains taken from KataGo
+                    judgement = estimated.judgement
+                    assert judgement is not None
+                    doubtful = [c for c in judgement.chains if c.source.value == "estimate"
+                                and (c.status is Status.UNCERTAIN or c.confidence < t)]
+                    mixed = set(estimated.points)
+                    for c in doubtful:
+                        mixed -= set(c.stones)
+                        if c.stones[0] in kata_dead:
+                            mixed |= set(c.stones)
+                    simulated[t][0] += mixed == truth.points
+                    simulated[t][1] += bool(doubtful)
+                    simulated[t][2] += seconds + (kata_seconds if doubtful else 0.0)
+        if use_gnugo:
+            start = time.perf_counter()
+            try:
+                found = gnugo_dead_stones(game, line, board)
+            except GnuGoError:
+                gnu.failed += 1
+            else:
+                judge(gnu, found.points, False, time.perf_counter() - start)
     print(f"{len(files)} KGS games with TB/TW markup and a numeric RE (markup hidden)")
     print(ours.line())
     print(estimate.line())
     print(kata.line() if use_katago else "KataGo: not run (not installed or --no-katago)")
+    if use_katago and kata.games:
+        n = kata.games
+        print(escalated.line())
+        print(f"{'':10} escalation to KataGo (estimate decisions under {ESCALATE_BELOW:g} and "
+              f"uncertain chains): engine asked in {asked_games} games "
+              f"({100 * asked_games / n:.1f}%), confident wrong winner {escalated.wrong_winner} "
+              f"games, total time {sum(escalated.times) / sum(kata.times):.0%} of KataGo alone's")
+        print(f"{'':10} threshold  exact    asked   time vs KataGo alone (simulated)")
+        for t, (exact, asked, secs) in simulated.items():
+            print(f"{'':10} {t:9.2f}  {100 * exact / n:5.1f}%  {100 * asked / n:5.1f}%  "
+                  f"{secs / sum(kata.times):6.0%}")
     if use_gnugo:
         print(gnu.line())
     else:

@@ -22,6 +22,7 @@ from sgfcheck.count import Score, count
 from sgfcheck.deadstones import (
     DeadStoneChoice,
     DeadStones,
+    Engine,
     choose_sources,
     doubtful_chains,
     find_dead_stones,
@@ -57,6 +58,8 @@ class ScoreOptions:
     ``dead``/``alive`` win over it."""
     seed: int = 0
     """Seed of the estimate's playouts (the same seed gives the same judgement)."""
+    engine: Engine = Engine.NONE
+    """An engine the estimate asks about the chains it cannot decide (``--engine``)."""
     limits: Limits = DEFAULT_LIMITS
     """Bounds on the work one file may cause (a limit reached is finding ``SGF035``)."""
 
@@ -82,7 +85,7 @@ def judge_position(report: GameReport, options: ScoreOptions) -> Judged:
         rep = replay(game, line, report.rules.ruleset, upto=options.move)
     at_end = options.move is None or options.move >= line.move_count
     sources = choose_sources(options.dead_stones, dead=options.dead, alive=options.alive,
-                             at_end=at_end, seed=options.seed)
+                             at_end=at_end, seed=options.seed, engine_name=options.engine)
     try:
         dead = find_dead_stones(game, line, rep.board, sources)
     except ValueError as exc:

@@ -43,7 +43,7 @@ from pebble import ProcessExpired, ProcessPool
 from sgfcheck import findings as F
 from sgfcheck.adjudicate import GameScore, ScoreOptions, score_game
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
-from sgfcheck.deadstones import DeadStoneChoice
+from sgfcheck.deadstones import DeadStoneChoice, Engine
 from sgfcheck.duplicates import DuplicateIndex
 from sgfcheck.findings import Finding
 from sgfcheck.inputs import InputProblem, Item, Skipped, WorkItem, is_url
@@ -92,6 +92,9 @@ class BatchOptions:
     dead_stones: DeadStoneChoice = DeadStoneChoice.MARKUP
     """As ``score --dead-stones``; ``markup`` (else only stones proven dead) by default, as the
     estimate costs tens of milliseconds per game."""
+    engine: Engine = Engine.NONE
+    """An engine the estimate asks about the chains it cannot decide (``--engine``); each
+    worker starts its own."""
     report_kind: ReportKind = ReportKind.JSONL
     """How workers render rows for the report."""
     limits: Limits = DEFAULT_LIMITS
@@ -289,6 +292,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     facts = []
     score_options = ScoreOptions(rules=options.score_rows, game_rules=options.rules,
                                  encoding=options.encoding, dead_stones=options.dead_stones,
+                                 engine=options.engine,
                                  limits=options.limits)
     file_error = any(f.is_error for f in loaded.findings)
     for report in checked.games:

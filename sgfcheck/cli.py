@@ -40,7 +40,7 @@ from sgfcheck.adjudicate import (
     score_loaded,
 )
 from sgfcheck.check import CheckOptions, FileReport, check_loaded
-from sgfcheck.deadstones import DeadStoneChoice
+from sgfcheck.deadstones import DeadStoneChoice, Engine
 from sgfcheck.diagrams import illegal_move_picture, position_picture, scored_picture
 from sgfcheck.encoding import codec_for
 from sgfcheck.engines import OPENCL_HELP, engine_statuses, install_katago, opencl_present
@@ -116,6 +116,13 @@ DEAD_STONES_HELP = (
     "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
     "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
+ENGINE_HELP = (
+    "An engine the estimate asks about the chains it cannot decide (uncertain, or decided with "
+    "a confidence under 0.8), with --dead-stones auto or estimate: katago (one network "
+    "evaluation, only for a position with such a chain; sgfcheck engines install katago) or "
+    "none. Each chain's source says who decided it. Also SGFCHECK_ENGINE.")
+EngineOption = Annotated[Engine, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
+                                              help=ENGINE_HELP)]
 LIMIT_HELP_TEXT = (
     "A limit on the work one file may cause, NAME=VALUE, repeatable; a limit reached is finding "
     "SGF035 on that file. Names and defaults: "
@@ -344,6 +351,7 @@ def score(
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    engine: EngineOption = Engine.NONE,
     move: Annotated[
         int | None,
         typer.Option(metavar="N",
@@ -385,7 +393,7 @@ def score(
             raise _usage_error(f"--dead: {name!r} is not a point like D4") from None
     options = ScoreOptions(rules=row_names, all_rules=all_rules, dead=dead_points, alive=alive,
                            move=move, komi=komi, game_rules=game_rules, encoding=encoding,
-                           dead_stones=dead_stones, seed=seed, limits=limits)
+                           dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     reports: list[FileScore] = []
 
     def show(report: FileScore) -> ExitStatus:
@@ -427,6 +435,7 @@ def life(
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    engine: EngineOption = Engine.NONE,
     output_format: Annotated[Format, typer.Option("--format", help="text (a board and a table) "
                                                   "or json (one object per file).")
                              ] = Format.text,
@@ -441,7 +450,8 @@ def life(
     """
     limits = _limits(limit)
     inputs = _inputs(files, None, limits, move)
-    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, limits=limits)
+    options = ScoreOptions(move=move, dead_stones=dead_stones, seed=seed, engine=engine,
+                           limits=limits)
     def show(report: FileLife) -> ExitStatus:
         if output_format is Format.json:
             typer.echo(json_text(file_life_dict(report)))
@@ -524,8 +534,9 @@ def batch(
     dead_stones: Annotated[
         DeadStoneChoice,
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
-                     "the estimate costs tens of milliseconds per game.")
+                     "an archive run asks for the estimate (auto).")
     ] = DeadStoneChoice.MARKUP,
+    engine: EngineOption = Engine.NONE,
     limit: LimitOption = None,
     wide: WideOption = False,
     quiet: QuietOption = False,
@@ -574,7 +585,8 @@ def batch(
     from sgfcheck.pages import batch_page
 
     options = BatchOptions(rules=rules, jobs=jobs, timeout=timeout, encoding=encoding,
-                           report_kind=kind, dead_stones=dead_stones, limits=limits,
+                           report_kind=kind, dead_stones=dead_stones, engine=engine,
+                           limits=limits,
                            details=html_page is not None)
     problems = Problems() if html_page is not None else None
     items = iter_inputs(inputs, sys.stdin if "-" in inputs else None, limits)
@@ -945,6 +957,7 @@ def diagram(
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    engine: EngineOption = Engine.NONE,
     encoding: Annotated[str | None, typer.Option(metavar="CODEC",
                                                  help="Read the file in this encoding.")] = None,
     limit: LimitOption = None,
@@ -994,7 +1007,7 @@ def diagram(
     else:
         scored = score_game(report, ScoreOptions(rules=(), game_rules=rules, move=move,
                                                  encoding=encoding, dead_stones=dead_stones,
-                                                 seed=seed, limits=limits))
+                                                 seed=seed, engine=engine, limits=limits))
         if not scored.scores:
             raise _usage_error(f"{file} game {game_no}: {scored.error or 'nothing to count'}")
         picture = scored_picture(scored, scored.scores[0], numbers=numbers)
@@ -1038,6 +1051,7 @@ def annotate(
     dead_stones: Annotated[DeadStoneChoice, typer.Option(help=DEAD_STONES_HELP)
                            ] = DeadStoneChoice.AUTO,
     seed: Annotated[int, typer.Option(metavar="N", help=SEED_HELP)] = 0,
+    engine: EngineOption = Engine.NONE,
     encoding: Annotated[str | None, typer.Option(metavar="CODEC",
                                                  help="Read the file in this encoding.")] = None,
     limit: LimitOption = None,
@@ -1065,7 +1079,7 @@ def annotate(
     _not_the_input(file, output)
     loaded = _one_record(file, encoding, limits, "annotate")
     options = ScoreOptions(rules=row_names, game_rules=game_rules, encoding=encoding,
-                           dead_stones=dead_stones, seed=seed, limits=limits)
+                           dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     scored = score_loaded(loaded, options)
     result = annotate_record(scored, wanted)
     output.write_bytes(result.data)

@@ -129,14 +129,51 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones
                                             f"{len(tw)} white points"])
 
 
-def estimator(seed: int = 0) -> DeadStoneSource:
+class Engine(StrEnum):
+    """An engine the estimate may ask about the chains it cannot decide (``--engine``)."""
+
+    NONE = "none"
+    KATAGO = "katago"
+
+
+ESCALATE_BELOW = 0.8
+"""With an engine, the estimate's decisions less sure than this (and its uncertain chains) are
+the engine's to make (measured on the 896 KGS markup games: see README, Benchmarks)."""
+
+
+def estimator(seed: int = 0, engine_name: Engine | str = Engine.NONE,
+              escalate_below: float = ESCALATE_BELOW) -> DeadStoneSource:
     """The estimate (:mod:`sgfcheck.estimate`): proofs, then seeded playouts; chains it cannot
-    decide are listed as uncertain and counted alive."""
+    decide are listed as uncertain and counted alive. With an engine, those chains and the
+    decisions less sure than ``escalate_below`` are asked of the engine instead (one evaluation
+    of the position, only when there is such a chain); each chain's source says who decided it.
+    An engine that fails leaves the estimate as it was, with finding ``LIF002``."""
+    asks = Engine(engine_name) is Engine.KATAGO
 
     def source(game: GameRecord, line: Line, board: Board) -> DeadStones:
         found = judge(board, seed=seed)
         notes = [f"estimated from the position (not the players' word): Benson's proofs, then "
                  f"{found.playouts} playouts (seed {seed})"]
+        findings: list[Finding] = []
+        if asks:
+            asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
+                c.status is Status.UNCERTAIN or c.confidence < escalate_below)]
+            if asked:
+                try:
+                    dead, confidence = katago_ownership(game, line, board)
+                except KataGoError as exc:
+                    findings.append(Finding(F.LIF_KATAGO, f"{exc}; the estimate's own decisions "
+                                            "stand"))
+                else:
+                    for i in asked:
+                        c = found.chains[i]
+                        first = c.stones[0]
+                        found.chains[i] = ChainVerdict(
+                            c.stones, c.colour, Status.DEAD if first in dead else Status.ALIVE,
+                            Source.KATAGO, confidence.get(first, 0.0), c.share)
+                    notes.append(f"{len(asked)} chain(s) the estimate could not decide "
+                                 f"(uncertain, or less sure than {escalate_below:g}) decided by "
+                                 "KataGo's ownership")
         decided = [c for c in found.chains
                    if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
         if decided:
@@ -146,7 +183,8 @@ def estimator(seed: int = 0) -> DeadStoneSource:
         for chain in found.uncertain:
             notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} stones, "
                          f"own in {chain.share:.0%} of playouts): counted alive")
-        return DeadStones(found.dead, Source.ESTIMATE, notes, judgement=found)
+        return DeadStones(found.dead, Source.ESTIMATE, notes, judgement=found,
+                          findings=findings)
 
     return source
 
@@ -164,16 +202,22 @@ def gnugo_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
     return DeadStones(dead, Source.GNUGO, notes)
 
 
-def katago_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
-    """KataGo's ownership of the position (the player to move after the last move, the game's
-    komi and counting): a stone is dead when the opponent owns its point beyond 0.5 (on 100 KGS
-    markup games, thresholds from 0.2 to 0.6 gave the same). Raises
-    :class:`sgfcheck.katago.KataGoError` (:func:`find_dead_stones` turns it into ``LIF002``)."""
+def katago_ownership(game: GameRecord, line: Line, board: Board
+                     ) -> tuple[set[int], dict[int, float]]:
+    """KataGo's dead stones for the position (the player to move after the last move, the
+    game's komi and counting) and each chain's confidence, keyed by its first stone."""
     last = next((e.colour for e in reversed(line.events) if isinstance(e, Move)), WHITE)
     ruleset, _ = rules_from_ru(game.rules_raw or "")
     territory = ruleset is None or ruleset.scoring is Scoring.TERRITORY
     owned = engine().ownership(board, last.opponent, game.komi or 0.0, territory)
-    dead, confidence = dead_from_ownership(board, owned)
+    return dead_from_ownership(board, owned)
+
+
+def katago_dead_stones(game: GameRecord, line: Line, board: Board) -> DeadStones:
+    """KataGo's ownership of the position: a stone is dead when the opponent owns its point
+    beyond 0.5 (on 100 KGS markup games, thresholds from 0.2 to 0.6 gave the same). Raises
+    :class:`sgfcheck.katago.KataGoError` (:func:`find_dead_stones` turns it into ``LIF002``)."""
+    dead, confidence = katago_ownership(game, line, board)
     unsure = sorted(confidence.items(), key=lambda kv: kv[1])[:1]
     notes = [f"KataGo's ownership (one network evaluation): {len(dead)} dead stones"]
     if unsure:
@@ -195,7 +239,8 @@ def proven_dead_stones(board: Board) -> DeadStones:
 
 
 def choose_sources(choice: DeadStoneChoice, *, dead: tuple[str, ...] = (), alive: bool = False,
-                   at_end: bool = True, seed: int = 0) -> list[DeadStoneSource]:
+                   at_end: bool = True, seed: int = 0,
+                   engine_name: Engine | str = Engine.NONE) -> list[DeadStoneSource]:
     """The sources to try, in order, for what the user asked: ``--dead`` and ``--alive`` win
     over ``--dead-stones``; markup is read only at the end of the game."""
     choice = DeadStoneChoice(choice)
@@ -208,12 +253,12 @@ def choose_sources(choice: DeadStoneChoice, *, dead: tuple[str, ...] = (), alive
     if choice is DeadStoneChoice.KATAGO:
         return [katago_dead_stones]
     if choice is DeadStoneChoice.ESTIMATE:
-        return [estimator(seed)]
+        return [estimator(seed, engine_name)]
     sources: list[DeadStoneSource] = []
     if choice in (DeadStoneChoice.AUTO, DeadStoneChoice.MARKUP) and at_end:
         sources.append(markup_dead_stones)
     if choice is DeadStoneChoice.AUTO:
-        sources.append(estimator(seed))
+        sources.append(estimator(seed, engine_name))
     return sources
 
 

@@ -1,0 +1,104 @@
+"""Escalation: with an engine configured (``--engine katago``), the estimate asks it only about
+the chains it cannot decide, and each chain's source says who decided it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from test_katago import needs_katago
+
+from sgfcheck import deadstones
+from sgfcheck.adjudicate import ScoreOptions, score_file
+from sgfcheck.deadstones import DeadStoneChoice, Engine
+from sgfcheck.findings import LIF_KATAGO
+from sgfcheck.katago import KataGoError
+from sgfcheck.status import Source, Status
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+UNSETTLED = CORPUS / "kgs" / "KGS2001" / "2000-11-11-5.sgf"
+"""A KGS game the estimate leaves three chains uncertain in (W Q11, W D7, W G5) and decides six
+with a confidence under 0.8."""
+
+
+def estimate(path: Path, engine: Engine) -> deadstones.DeadStones:
+    options = ScoreOptions(dead_stones=DeadStoneChoice.ESTIMATE, engine=engine)
+    dead = score_file(str(path), options).games[0].dead
+    assert dead is not None
+    return dead
+
+
+def test_a_settled_position_never_asks_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_call(*args: object) -> None:
+        raise AssertionError("the engine was asked about a settled position")
+
+    monkeypatch.setattr(deadstones, "katago_ownership", no_call)
+    for name in ("dead-in-territory.sgf", "three-groups.sgf", "capture.sgf"):
+        dead = estimate(FIXTURES / name, Engine.KATAGO)
+        assert dead.judgement is not None
+        assert all(c.source is not Source.KATAGO for c in dead.judgement.chains)
+
+
+def test_an_engine_failure_leaves_the_estimate_and_says_so(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    if not UNSETTLED.exists():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+
+    def fails(*args: object) -> None:
+        raise KataGoError("KataGo stopped (test)")
+
+    monkeypatch.setattr(deadstones, "katago_ownership", fails)
+    failed = estimate(UNSETTLED, Engine.KATAGO)
+    alone = estimate(UNSETTLED, Engine.NONE)
+    assert failed.points == alone.points
+    assert [c.stones for c in failed.uncertain] == [c.stones for c in alone.uncertain]
+    assert [(f.code, f.message) for f in failed.findings] == [
+        (LIF_KATAGO, "KataGo stopped (test); the estimate's own decisions stand")]
+
+
+def test_katago_decides_only_the_doubtful_chains() -> None:
+    needs_katago()
+    if not UNSETTLED.exists():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+    alone = estimate(UNSETTLED, Engine.NONE)
+    asked = estimate(UNSETTLED, Engine.KATAGO)
+    assert alone.judgement is not None and asked.judgement is not None
+    before = {c.stones[0]: c for c in alone.judgement.chains}
+    doubtful = {first for first, c in before.items() if c.source is Source.ESTIMATE and (
+        c.status is Status.UNCERTAIN or c.confidence < deadstones.ESCALATE_BELOW)}
+    assert len(doubtful) == 9 and len(alone.uncertain) == 3
+    for chain in asked.judgement.chains:
+        first = chain.stones[0]
+        if first in doubtful:
+            assert chain.source is Source.KATAGO and chain.status is not Status.UNCERTAIN
+        else:  # proofs and sure decisions are the estimate's, unchanged
+            assert chain == before[first]
+    assert asked.uncertain == []
+    assert any("decided by KataGo's ownership" in note for note in asked.notes)
+    # The stones KataGo kills and revives replace the estimate's decisions on the doubtful chains,
+    # and only there.
+    assert asked.points == (alone.points - {p for f in doubtful for p in before[f].stones}) | {
+        p for c in asked.judgement.chains if c.source is Source.KATAGO
+        and c.status is Status.DEAD for p in c.stones}
+
+
+def test_life_command_names_katago_as_the_source() -> None:
+    needs_katago()
+    if not UNSETTLED.exists():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+    done = subprocess.run([sys.executable, "-m", "sgfcheck", "life", str(UNSETTLED),
+                           "--dead-stones", "estimate", "--engine", "katago", "--format",
+                           "json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    chains = json.loads(done.stdout)["games"][0]["chains"]
+    by_source: dict[str, int] = {}
+    for chain in chains:
+        by_source[chain["source"]] = by_source.get(chain["source"], 0) + 1
+    assert by_source["katago"] == 9
+    assert not any(c["status"] == "uncertain" for c in chains)
+    q11 = next(c for c in chains if "Q11" in c["points"])
+    assert (q11["colour"], q11["status"], q11["source"]) == ("W", "alive", "katago")
