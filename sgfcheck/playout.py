@@ -58,34 +58,7 @@ class Playouts:
         self.rng = random.Random(seed)
         self.width, self.height = board.width, board.height
         self.colour = [int(c) for c in board.colour]  # plain ints: faster than Colour here
-        # Chains found afresh from the colours, in point order, each flooded depth first (as
-        # the compiled core finds them): the same position always starts the same playouts,
-        # whatever the history of the Board object.
-        colour = self.colour
-        nbrs = self.nbrs
-        head = [-1] * self.n
-        stones: list[list[int] | None] = [None] * self.n
-        libs: list[set[int] | None] = [None] * self.n
-        for start, c in enumerate(colour):
-            if c == EMPTY or head[start] >= 0:
-                continue
-            members = [start]
-            liberties: set[int] = set()
-            head[start] = start
-            todo = [start]
-            while todo:
-                s = todo.pop()
-                for q in nbrs[s]:
-                    cq = colour[q]
-                    if cq == EMPTY:
-                        liberties.add(q)
-                    elif cq == c and head[q] < 0:
-                        head[q] = start
-                        members.append(q)
-                        todo.append(q)
-            stones[start] = members
-            libs[start] = liberties
-        self.head, self.stones, self.libs = head, stones, libs
+        self._chains: tuple[list[int], list[list[int] | None], list[set[int] | None]] | None = None
         self.black = [0] * self.n
         self.white = [0] * self.n
         self.count = 0
@@ -112,6 +85,39 @@ class Playouts:
                     white[p] += 1
             self.count += 1
 
+    def _start_chains(self) -> tuple[list[int], list[list[int] | None], list[set[int] | None]]:
+        """Chains found afresh from the colours, in point order, each flooded depth first (as
+        the compiled core finds them): the same position always starts the same playouts,
+        whatever the history of the Board object. Built for the pure playouts only."""
+        if self._chains is not None:
+            return self._chains
+        colour = self.colour
+        nbrs = self.nbrs
+        head = [-1] * self.n
+        stones: list[list[int] | None] = [None] * self.n
+        libs: list[set[int] | None] = [None] * self.n
+        for start, c in enumerate(colour):
+            if c == EMPTY or head[start] >= 0:
+                continue
+            members = [start]
+            liberties: set[int] = set()
+            head[start] = start
+            todo = [start]
+            while todo:
+                s = todo.pop()
+                for q in nbrs[s]:
+                    cq = colour[q]
+                    if cq == EMPTY:
+                        liberties.add(q)
+                    elif cq == c and head[q] < 0:
+                        head[q] = start
+                        members.append(q)
+                        todo.append(q)
+            stones[start] = members
+            libs[start] = liberties
+        self._chains = (head, stones, libs)
+        return self._chains
+
     def share(self, points: list[int], colour: int) -> float:
         """Share of playouts (averaged over the points) in which ``colour`` owned them."""
         own = self.black if colour == _BLACK else self.white
@@ -128,9 +134,10 @@ class Playouts:
         rnd = self.rng.random
         local = self.local
         col = list(self.colour)
-        head = list(self.head)
-        stones = [s[:] if s is not None else None for s in self.stones]
-        libs = [set(s) if s is not None else None for s in self.libs]
+        start_head, start_stones, start_libs = self._start_chains()
+        head = list(start_head)
+        stones = [s[:] if s is not None else None for s in start_stones]
+        libs = [set(s) if s is not None else None for s in start_libs]
         empties = [p for p in range(n) if col[p] == EMPTY]
         where = [-1] * n
         for i, p in enumerate(empties):
