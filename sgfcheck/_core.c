@@ -1036,7 +1036,45 @@ static int gains(const CB *b, int p, int c) {
     return 0;
 }
 
-/* Legal, not filling a true eye of c, not a self-atari of two or more stones. */
+#define NAKADE_STONES 2
+
+/* A self-atari that is a nakade (playout._nakade): the chain a stone of c at p makes has at most
+ * NAKADE_STONES stones and one liberty, and those points with the liberty are enclosed by the
+ * opponent's stones alone. */
+static int nakade(const CB *b, int p, int c) {
+    const Geo *g = b->g;
+    int members[NAKADE_STONES + 1], nm = 0, heads[4], nh = 0;
+    members[nm++] = p;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (b->col[q] != c) continue;
+        int h = b->head[q], dup = 0;
+        for (int j = 0; j < nh; j++) if (heads[j] == h) dup = 1;
+        if (dup) continue;
+        heads[nh++] = h;
+        if (nm + b->size[h] > NAKADE_STONES) return 0;
+        for (int s = b->first[h]; s >= 0; s = b->next[s]) members[nm++] = s;
+    }
+    int lib = -1;
+    for (int i = 0; i < nm; i++)
+        for (int k = 0; k < g->nn[members[i]]; k++) {
+            int y = g->nb[members[i]][k];
+            if (b->col[y] != EMPTY || y == p) continue;
+            if (lib < 0) lib = y;
+            else if (lib != y) return 0;
+        }
+    if (lib < 0) return 0;
+    members[nm++] = lib; /* the region: the chain's points and its liberty */
+    for (int i = 0; i < nm; i++)
+        for (int k = 0; k < g->nn[members[i]]; k++) {
+            int y = g->nb[members[i]][k], inside = 0;
+            for (int j = 0; j < nm; j++) if (members[j] == y) inside = 1;
+            if (!inside && b->col[y] != 3 - c) return 0;
+        }
+    return 1;
+}
+
+/* Legal, not filling a true eye of c, not a self-atari of two or more stones (but a nakade). */
 static int acceptable(const CB *b, int p, int c) {
     const Geo *g = b->g;
     int empty_nb = 0, own_nb = 0;
@@ -1053,7 +1091,7 @@ static int acceptable(const CB *b, int p, int c) {
         if (bad == 0 || (bad == 1 && g->nd[p] == 4)) return 0;
     }
     if (own_nb == 0) return empty_nb == 1;
-    return gains(b, p, c);
+    return gains(b, p, c) || nakade(b, p, c);
 }
 
 static int rescue(const CB *b, int h, int c, int ko) {

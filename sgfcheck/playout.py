@@ -6,7 +6,8 @@ a policy that keeps it close to sensible play at the end of a game:
 - never fill one's own true eye (a point surrounded by own stones, not a false eye by its
   diagonals);
 - never put two or more of one's own stones in atari without capturing (so a seki stays a seki,
-  and a living group does not kill itself); a single stone may still be thrown in;
+  and a living group does not kill itself); a single stone may still be thrown in, and up to
+  two when it is a nakade (inside the opponent's eye space, enclosed by its stones alone);
 - capture the opponent's last-moved chain when it is in atari, and save one's own chain put in
   atari by the last move when extending gives it two liberties or more.
 
@@ -244,7 +245,8 @@ class Playouts:
                     return False  # a true eye
             if own_nb == 0:
                 return empty_nb == 1  # a lone stone: legal with its liberty
-            return _gains(p, c, col, nbrs, libs, head)
+            return (_gains(p, c, col, nbrs, libs, head)
+                    or _nakade(p, c, col, nbrs, libs, head, stones))
 
         passes = 0
         ko = -1
@@ -321,6 +323,34 @@ def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
             after |= libs[head[q]]  # type: ignore[arg-type]
     after.discard(p)
     return len(after) >= 2
+
+
+NAKADE_STONES = 2
+"""A self-atari of up to this many stones is played when it is a nakade (see :func:`_nakade`)."""
+
+
+def _nakade(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
+            libs: list[set[int] | None], head: list[int],
+            stones: list[list[int] | None]) -> bool:
+    """Whether a stone of c at p, putting its chain in atari, is a nakade: the chain has at
+    most :data:`NAKADE_STONES` stones, and its points with its one liberty are enclosed by the
+    opponent's stones alone (played inside the opponent's eye space, it leaves one eye there
+    once captured; a seki's shared liberties are never so enclosed)."""
+    members = {p}
+    after: set[int] = set()
+    for q in nbrs[p]:
+        cq = col[q]
+        if cq == EMPTY:
+            after.add(q)
+        elif cq == c:
+            h = head[q]
+            members.update(stones[h])  # type: ignore[arg-type]
+            after |= libs[h]  # type: ignore[arg-type]
+    after.discard(p)
+    if len(after) != 1 or len(members) > NAKADE_STONES:
+        return False
+    region = members | after
+    return all(y in region or col[y] == 3 - c for x in region for y in nbrs[x])
 
 
 def _rescue(h: int, c: int, ko: int, col: list[int], nbrs: list[tuple[int, ...]],

@@ -203,8 +203,8 @@ def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> 
     """The fixtures built for seki, bent four and false eyes: the same statuses both ways."""
     from sgfcheck.adjudicate import ScoreOptions, score_file
     from sgfcheck.schema import file_score_dict, json_text
-    for name in ("seki.sgf", "false-eye.sgf", "dead-in-territory.sgf", "pass-alive.sgf",
-                 "three-groups.sgf", "triple-ko.sgf"):
+    for name in ("seki.sgf", "nakade.sgf", "false-eye.sgf", "dead-in-territory.sgf",
+                 "pass-alive.sgf", "three-groups.sgf", "triple-ko.sgf"):
         path = FIXTURES / name
         options = ScoreOptions(dead_stones=DeadStoneChoice.ESTIMATE)
         fast = score_file(str(path), options)

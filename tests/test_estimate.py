@@ -136,3 +136,25 @@ def test_uncertain_chains_are_counted_every_way_they_may_go() -> None:
         sorted(f7.stones), WHITE, UNCERTAIN, ESTIMATE, 0.5, 0.5)], 32, 0)
     ways = uncertain_ways(board, DeadStones(set(), ESTIMATE, judgement=f7_dead))
     assert [how for how, _ in ways] == ["W F7 dead", "B B7 dead", "B B7, W F7 dead"]
+
+
+def test_nakade_kills_a_group_whose_eye_space_holds_a_stone() -> None:
+    """Black's only eye space A1-B1-C1 holds a white stone at B1. White A1 (or C1) puts two
+    stones in atari - a nakade: Black's capture leaves a two-point space, one eye. The playouts
+    play it (a self-atari of up to two stones inside an opponent's space that only the opponent
+    encloses), so Black is dead; before, the standoff read as a seki."""
+    board = final_board("nakade.sgf")
+    found = verdicts(board)
+    assert found[(0, 4)] == ("dead", "estimate")  # the black group (A3...D1)
+    assert found[(0, 3)] == ("alive", "estimate")  # the white wall
+    judged = judge(board)
+    black = next(c for c in judged.chains if c.colour == BLACK)
+    assert len(black.stones) == 9 and black.confidence >= 0.9
+
+
+def test_a_real_seki_is_not_a_nakade() -> None:
+    """In the seki fixture the shared liberties touch both colours' stones: no nakade is
+    played there and the seki stays."""
+    board = final_board("seki.sgf")
+    statuses = {c.status for c in judge(board).chains}
+    assert Status.DEAD not in statuses

@@ -154,8 +154,9 @@ def pro(name: str) -> Path:
         # W+0.0 at a finished position: the winner alone, under every reading.
         ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+58",
          ["RES004"]),
-        # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it.
-        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+27",
+        # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it
+        # (the estimate's count of that open board: B+29; B+27 before the playouts' nakade).
+        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+29",
          ["RES004"]),
     ],
 )
