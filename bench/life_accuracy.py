@@ -42,7 +42,7 @@ from sgfcheck.katago import KataGoError, engine, find_katago
 from sgfcheck.life import chain_statuses
 from sgfcheck.position import analyse
 from sgfcheck.records import load_file
-from sgfcheck.status import Status
+from sgfcheck.status import Source, Status
 
 estimate_dead_stones = estimator(seed=0)
 escalated_dead_stones = estimator(seed=0, engine_name=Engine.KATAGO)
@@ -142,7 +142,7 @@ def main() -> int:
             found = escalated_dead_stones(game, line, board)
             took = time.perf_counter() - start
             judge(escalated, found.points, bool(found.uncertain), took)
-            asked_games += any(c.source.value == "katago"
+            asked_games += any(c.source is Source.KATAGO
                                for c in (found.judgement.chains if found.judgement else []))
             ways = uncertain_ways(board, found)
             winners = {count(analyse(board, found.points | extra), rep, ruleset,
@@ -160,7 +160,7 @@ def main() -> int:
                 for t in THRESHOLDS:  # the estimate's doubtful chains taken from KataGo
                     judgement = estimated.judgement
                     assert judgement is not None
-                    doubtful = [c for c in judgement.chains if c.source.value == "estimate"
+                    doubtful = [c for c in judgement.chains if c.source is Source.ESTIMATE
                                 and (c.status is Status.UNCERTAIN or c.confidence < t)]
                     mixed = set(estimated.points)
                     for c in doubtful:

@@ -179,14 +179,12 @@ static void cb_build(CB *b, const Geo *g, const unsigned char *colours, int hash
  * every chain next to them gains them as liberties. */
 static void cb_remove(CB *b, int h) {
     const Geo *g = b->g;
-    int c = b->col[h];
     for (int s = b->first[h]; s >= 0; s = b->next[s]) {
         if (b->hashing) b->hash ^= zkey(b->col[s], s);
         b->col[s] = EMPTY;
         b->head[s] = -1;
         empty_add(b, s);
     }
-    (void)c;
     for (int s = b->first[h]; s >= 0; s = b->next[s])
         for (int k = 0; k < g->nn[s]; k++) {
             int r = g->nb[s][k];
@@ -199,7 +197,7 @@ static void cb_remove(CB *b, int h) {
  * liberty goes (as playout.Playouts' play); friends join the largest, the first on a tie. */
 static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_captured) {
     const Geo *g = b->g;
-    int friends[4], nf = 0, captured = 0, captured_chains = 0;
+    int friends[4], nf = 0, captured = 0;
     *ko = -1; *suicide = 0; *last_captured = -1;
     b->col[p] = c;
     if (b->hashing) b->hash ^= zkey(c, p);
@@ -216,7 +214,6 @@ static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_capture
             lib_del(b, h, p);
         } else if (only_lib_is(b, h, p)) {
             captured += b->size[h];
-            captured_chains++;
             *last_captured = b->first[h];
             cb_remove(b, h);
         } else {
@@ -253,7 +250,6 @@ static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_capture
     } else if (captured == 1 && nf == 0 && empty_nb == 1) {
         *ko = *last_captured;
     }
-    (void)captured_chains;
     return captured;
 }
 
@@ -518,13 +514,12 @@ done:
 
 /* --- position analysis (reference: sgfcheck.position) ------------------------------------------ */
 
-static int get_board(PyObject *args, Py_buffer *buf, int *w, int *h, Geo **g) {
+static int get_board(Py_buffer *buf, int *w, int *h, Geo **g) {
     if (buf->len != (Py_ssize_t)(*w) * (*h)) {
         PyErr_SetString(PyExc_ValueError, "colour array does not match the board size");
         return -1;
     }
     *g = geometry_checked(*w, *h);
-    (void)args;
     return *g ? 0 : -1;
 }
 
@@ -553,7 +548,7 @@ static PyObject *empty_owners(PyObject *self, PyObject *args) {
     Py_buffer col; int w, h; Geo *g;
     if (!PyArg_ParseTuple(args, "y*ii", &col, &w, &h)) return NULL;
     PyObject *out = NULL;
-    if (get_board(args, &col, &w, &h, &g) == 0) {
+    if (get_board(&col, &w, &h, &g) == 0) {
         unsigned char owner[MAXP];
         owners_of(g, col.buf, owner);
         out = PyBytes_FromStringAndSize((const char *)owner, g->n);
@@ -571,7 +566,7 @@ static PyObject *census(PyObject *self, PyObject *args) {
     (void)self;
     if (!PyArg_ParseTuple(args, "y*y*ii", &col, &own, &w, &h)) return NULL;
     PyObject *out = NULL;
-    if (get_board(args, &col, &w, &h, &g) == 0 && own.len == col.len) {
+    if (get_board(&col, &w, &h, &g) == 0 && own.len == col.len) {
         const unsigned char *c = col.buf, *o = own.buf;
         long empty[3] = {0}, stones[3] = {0};
         int dame[MAXP], nd = 0;
@@ -610,7 +605,7 @@ static PyObject *areas(PyObject *self, PyObject *args) {
     Py_buffer col, own; int w, h; PyObject *fb, *fw; Geo *g;
     if (!PyArg_ParseTuple(args, "y*y*iiOO", &col, &own, &w, &h, &fb, &fw)) return NULL;
     PyObject *out = NULL, *area_list = NULL, *list = NULL;
-    if (get_board(args, &col, &w, &h, &g) < 0 || own.len != col.len) {
+    if (get_board(&col, &w, &h, &g) < 0 || own.len != col.len) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "owner array size");
         goto done;
     }
@@ -696,7 +691,7 @@ static PyObject *points_to_fill(PyObject *self, PyObject *args) {
     IntSet *touching = NULL;
     int ngroups = 0;
     int *parent = NULL, *work = NULL;
-    if (get_board(args, &col, &w, &h, &g) < 0) goto done;
+    if (get_board(&col, &w, &h, &g) < 0) goto done;
     const unsigned char *colour = col.buf, *owner = own.buf;
     int n = g->n;
     int group_of[MAXP], todo[MAXP];
@@ -804,7 +799,7 @@ static PyObject *benson(PyObject *self, PyObject *args) {
     int *chain_of = NULL, *region_of = NULL, *pairs = NULL, *rstart = NULL, *rborder = NULL;
     int *cnt = NULL, *stamp = NULL, *members = NULL, *border_start = NULL;
     unsigned char *alive_c = NULL, *healthy = NULL;
-    if (get_board(args, &col, &w, &h, &g) < 0) goto done;
+    if (get_board(&col, &w, &h, &g) < 0) goto done;
     const unsigned char *c = col.buf;
     int n = g->n;
     unsigned char is_alive[MAXP], is_dead[MAXP], is_terr[MAXP];
@@ -1005,25 +1000,34 @@ static void cb_copy(CB *dst, const CB *src) {
     memcpy(dst->where, src->where, n * sizeof(int));
 }
 
+/* The distinct chains of colour c next to p, in neighbour order; returns how many. */
+static int own_heads(const CB *b, int p, int c, int heads[4]) {
+    const Geo *g = b->g;
+    int nh = 0;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (b->col[q] != c) continue;
+        int h = b->head[q], dup = 0;
+        for (int j = 0; j < nh; j++) if (heads[j] == h) dup = 1;
+        if (!dup) heads[nh++] = h;
+    }
+    return nh;
+}
+
 /* A stone of c at p would leave its chain two liberties or more (playout._gains). Each
  * neighbouring chain's liberties other than p come from its pseudo-liberty sums less the pairs
  * naming p (one per stone of the chain next to p): none, exactly one (known), or two or more. */
 static int gains(const CB *b, int p, int c) {
     const Geo *g = b->g;
-    int seen = -1, heads[4], nh = 0;
+    int seen = -1, heads[4], nh = own_heads(b, p, c, heads);
     for (int k = 0; k < g->nn[p]; k++) {
         int q = g->nb[p][k];
         if (b->col[q] != EMPTY) continue;
         if (seen >= 0 && seen != q) return 1;
         seen = q;
     }
-    for (int k = 0; k < g->nn[p]; k++) {
-        int q = g->nb[p][k];
-        if (b->col[q] != c) continue;
-        int h = b->head[q], dup = 0;
-        for (int j = 0; j < nh; j++) if (heads[j] == h) dup = 1;
-        if (dup) continue;
-        heads[nh++] = h;
+    for (int i = 0; i < nh; i++) {
+        int h = heads[i];
         int64_t m = 0;
         for (int j = 0; j < g->nn[p]; j++) if (b->head[g->nb[p][j]] == h && b->col[g->nb[p][j]]) m++;
         int64_t n = b->plib[h] - m, sum = b->lsum[h] - m * p, sq = b->lsq[h] - m * (int64_t)p * p;
@@ -1043,15 +1047,10 @@ static int gains(const CB *b, int p, int c) {
  * opponent's stones alone. */
 static int nakade(const CB *b, int p, int c) {
     const Geo *g = b->g;
-    int members[NAKADE_STONES + 1], nm = 0, heads[4], nh = 0;
+    int members[NAKADE_STONES + 1], nm = 0, heads[4], nh = own_heads(b, p, c, heads);
     members[nm++] = p;
-    for (int k = 0; k < g->nn[p]; k++) {
-        int q = g->nb[p][k];
-        if (b->col[q] != c) continue;
-        int h = b->head[q], dup = 0;
-        for (int j = 0; j < nh; j++) if (heads[j] == h) dup = 1;
-        if (dup) continue;
-        heads[nh++] = h;
+    for (int i = 0; i < nh; i++) {
+        int h = heads[i];
         if (nm + b->size[h] > NAKADE_STONES) return 0;
         for (int s = b->first[h]; s >= 0; s = b->next[s]) members[nm++] = s;
     }
@@ -1184,7 +1183,7 @@ static PyObject *playouts(PyObject *self, PyObject *args) {
     CB *start = NULL, *b = NULL;
     long *black = NULL, *white = NULL;
     MT rng;
-    if (get_board(args, &col, &w, &h, &g) < 0 || mt_from(state, &rng) < 0) goto done;
+    if (get_board(&col, &w, &h, &g) < 0 || mt_from(state, &rng) < 0) goto done;
     int n = g->n;
     start = PyMem_Malloc(sizeof(CB));
     b = PyMem_Malloc(sizeof(CB));

@@ -92,30 +92,16 @@ class Playouts:
         whatever the history of the Board object. Built for the pure playouts only."""
         if self._chains is not None:
             return self._chains
-        colour = self.colour
-        nbrs = self.nbrs
         head = [-1] * self.n
         stones: list[list[int] | None] = [None] * self.n
         libs: list[set[int] | None] = [None] * self.n
-        for start, c in enumerate(colour):
-            if c == EMPTY or head[start] >= 0:
-                continue
-            members = [start]
-            liberties: set[int] = set()
-            head[start] = start
-            todo = [start]
-            while todo:
-                s = todo.pop()
-                for q in nbrs[s]:
-                    cq = colour[q]
-                    if cq == EMPTY:
-                        liberties.add(q)
-                    elif cq == c and head[q] < 0:
-                        head[q] = start
-                        members.append(q)
-                        todo.append(q)
-            stones[start] = members
-            libs[start] = liberties
+        fresh = Board.from_colours(self.width, self.height, self.colour, 0)
+        for chain in fresh.chains():  # Board._rebuild's order: the compiled core's
+            key = chain.stones[0]
+            stones[key] = list(chain.stones)
+            libs[key] = set(chain.liberties)
+            for s in chain.stones:
+                head[s] = key
         self._chains = (head, stones, libs)
         return self._chains
 
@@ -311,9 +297,9 @@ class Playouts:
         return final
 
 
-def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
-           libs: list[set[int] | None], head: list[int]) -> bool:
-    """Whether a stone of c at p leaves the joined chain with two liberties or more."""
+def _liberties_after(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
+                     libs: list[set[int] | None], head: list[int]) -> set[int]:
+    """The liberties of the chain a stone of c at p would make (no capture)."""
     after: set[int] = set()
     for q in nbrs[p]:
         cq = col[q]
@@ -322,7 +308,13 @@ def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
         elif cq == c:
             after |= libs[head[q]]  # type: ignore[arg-type]
     after.discard(p)
-    return len(after) >= 2
+    return after
+
+
+def _gains(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
+           libs: list[set[int] | None], head: list[int]) -> bool:
+    """Whether a stone of c at p leaves the joined chain with two liberties or more."""
+    return len(_liberties_after(p, c, col, nbrs, libs, head)) >= 2
 
 
 NAKADE_STONES = 2
@@ -336,18 +328,14 @@ def _nakade(p: int, c: int, col: list[int], nbrs: list[tuple[int, ...]],
     most :data:`NAKADE_STONES` stones, and its points with its one liberty are enclosed by the
     opponent's stones alone (played inside the opponent's eye space, it leaves one eye there
     once captured; a seki's shared liberties are never so enclosed)."""
+    after = _liberties_after(p, c, col, nbrs, libs, head)
+    if len(after) != 1:
+        return False
     members = {p}
-    after: set[int] = set()
     for q in nbrs[p]:
-        cq = col[q]
-        if cq == EMPTY:
-            after.add(q)
-        elif cq == c:
-            h = head[q]
-            members.update(stones[h])  # type: ignore[arg-type]
-            after |= libs[h]  # type: ignore[arg-type]
-    after.discard(p)
-    if len(after) != 1 or len(members) > NAKADE_STONES:
+        if col[q] == c:
+            members.update(stones[head[q]])  # type: ignore[arg-type]
+    if len(members) > NAKADE_STONES:
         return False
     region = members | after
     return all(y in region or col[y] == 3 - c for x in region for y in nbrs[x])
