@@ -108,7 +108,7 @@ def _findings(notes: list[tuple[int, int, int, Any]], line: Line, ruleset: Rules
     found: list[Finding] = []
     if not notes:
         return found
-    moves = [e for e in line.events if type(e) is Move]
+    moves = dict(line.numbered_moves())
     for kind, move_no, a, stones in notes:
         if kind == N_SETUP_DEAD:
             colour = Colour(a)
@@ -119,8 +119,7 @@ def _findings(notes: list[tuple[int, int, int, Any]], line: Line, ruleset: Rules
                 "without liberties; they stay on the board as set up",
                 move=move_no or None, colour=colour, point=pts[0]))
             continue
-        ev = moves[move_no - 1]
-        assert type(ev) is Move
+        ev = moves[move_no]
         c = ev.colour
         point = ev.point
         name = point_name(point, height)
