@@ -45,15 +45,15 @@ import zipfile
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.batch import BatchOptions, process_item, run_batch
-from sgfcheck.check import check_file
-from sgfcheck.deadstones import DeadStoneChoice
 from sgfcheck.escaping import terminal_text
-from sgfcheck.inputs import WorkItem, iter_inputs
 from sgfcheck.limits import Limits
-from sgfcheck.report import render_json, render_score_json, render_score_text, render_text
-from sgfcheck.reportfile import ReportKind, ReportWriter
+from sgfcheck.output.text import render_json, render_score_json, render_score_text, render_text
+from sgfcheck.records.inputs import WorkItem, iter_inputs
+from sgfcheck.replay.check import check_file
+from sgfcheck.run.batch import BatchOptions, process_item, run_batch
+from sgfcheck.run.reportfile import ReportKind, ReportWriter
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.settings import DeadStoneChoice, Settings
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus"
@@ -227,7 +227,7 @@ def make_archive(seed: int, index: int, seeds: list[bytes]) -> tuple[str, bytes]
 def run_archive(path: Path) -> None:
     """An archive through batch's input walker and worker function. Raises on a bug."""
     for item in iter_inputs([str(path)], limits=Limits(member_size=1 << 20)):
-        outcome = process_item(item, BatchOptions(timeout=0))
+        outcome = process_item(item, BatchOptions.of(timeout=0))
         for row in outcome.rows:
             json.loads(str(row))
         if any(f["code"] == "SGF033" for row in outcome.rows
@@ -255,10 +255,10 @@ def run_one(path: Path, estimate: bool) -> None:
     terminal_text(render_text(report, verbose=True))
     render_json(report)
     choice = DeadStoneChoice.AUTO if estimate else DeadStoneChoice.BENSON
-    scored = score_file(path, ScoreOptions(dead_stones=choice))
+    scored = score_file(path, Settings(dead_stones=choice))
     terminal_text(render_score_text(scored))
     render_score_json(scored)
-    outcome = process_item(WorkItem(str(path)), BatchOptions(timeout=0))
+    outcome = process_item(WorkItem(str(path)), BatchOptions.of(timeout=0))
     for row in outcome.rows:
         assert isinstance(row, str)
         json.loads(row)
@@ -322,7 +322,7 @@ def _batch_block(conn: Connection, block: list[Path], folder: str) -> None:
     out = Path(folder) / "block.jsonl"
     try:
         with open(out, "w") as fh:
-            run_batch(iter_inputs([str(p) for p in block]), BatchOptions(jobs=2, timeout=60),
+            run_batch(iter_inputs([str(p) for p in block]), BatchOptions.of(jobs=2, timeout=60),
                       ReportWriter(fh, ReportKind.JSONL, True))
         rows = [json.loads(line) for line in out.read_text().splitlines()]
         missing = {str(p) for p in block} - {r["path"] for r in rows}

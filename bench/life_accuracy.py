@@ -22,30 +22,31 @@ import sys
 import time
 from pathlib import Path
 
-from sgfcheck.board import Board
-from sgfcheck.check import CheckOptions, check_loaded
 from sgfcheck.colour import BLACK
-from sgfcheck.count import count
-from sgfcheck.deadstones import (
+from sgfcheck.judge.deadstones import (
     ESCALATE_BELOW,
-    Engine,
+    ask_engine,
     estimator,
     gnugo_dead_stones,
-    katago_ownership,
     markup_dead_stones,
     proven_dead_stones,
-    uncertain_ways,
 )
-from sgfcheck.engines import opencl_present
-from sgfcheck.gnugo import GnuGoError, find_gnugo
-from sgfcheck.katago import KataGoError, engine, find_katago
-from sgfcheck.life import chain_statuses
-from sgfcheck.position import analyse
-from sgfcheck.records import load_file
+from sgfcheck.judge.engine import EngineError
+from sgfcheck.judge.gnugo import find_gnugo
+from sgfcheck.judge.install import opencl_present
+from sgfcheck.judge.katago import engine, find_katago
+from sgfcheck.records.record import load_file
+from sgfcheck.replay.board import Board
+from sgfcheck.replay.check import check_loaded
+from sgfcheck.scoring.count import count
+from sgfcheck.scoring.life import chain_statuses
+from sgfcheck.scoring.position import analyse
+from sgfcheck.scoring.ways import uncertain_ways
+from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status
 
 estimate_dead_stones = estimator(seed=0)
-escalated_dead_stones = estimator(seed=0, engine_name=Engine.KATAGO)
+escalated_dead_stones = estimator(seed=0, engine_name=EngineName.KATAGO)
 THRESHOLDS = (0.0, 0.7, 0.8, 0.9, 0.95, 1.01)
 """Escalation thresholds compared (simulated from the estimate's and KataGo's answers of the same
 run; 0.0 asks about the uncertain chains only)."""
@@ -96,13 +97,14 @@ def main() -> int:
     asked_games = 0
     simulated = {t: [0, 0] for t in THRESHOLDS}  # exact, games asked
     for path in files:
-        report = check_loaded(load_file(path), CheckOptions()).games[0]
+        report = check_loaded(load_file(path), Settings()).games[0]
         game, line, rep = report.game, report.line, report.replay
-        assert line is not None and rep is not None and report.rules is not None
+        assert line is not None and rep is not None and report.context is not None
+        context = report.context
         board = rep.board
-        truth = markup_dead_stones(game, line, board)
+        truth = markup_dead_stones(game, line, board, context)
         assert truth is not None
-        ruleset = report.rules.ruleset
+        ruleset = context.ruleset
         true_score = count(analyse(board, truth.points), rep, ruleset, game.handicap)
 
         def judge(tally: Tally, dead: set[int], undecided: bool, seconds: float,
@@ -122,7 +124,7 @@ def main() -> int:
         judge(ours, dead, any(c.status is Status.UNKNOWN for c in statuses),
               time.perf_counter() - start)
         start = time.perf_counter()
-        estimated = estimate_dead_stones(game, line, board)
+        estimated = estimate_dead_stones(game, line, board, context)
         seconds = time.perf_counter() - start
         uncertain = estimated.uncertain
         judge(estimate, estimated.points, bool(uncertain), seconds)
@@ -139,7 +141,7 @@ def main() -> int:
             # finds the positions it was asked about in its cache (KataGo alone's time is then
             # a little lower, never the escalation's).
             start = time.perf_counter()
-            found = escalated_dead_stones(game, line, board)
+            found = escalated_dead_stones(game, line, board, context)
             took = time.perf_counter() - start
             judge(escalated, found.points, bool(found.uncertain), took)
             asked_games += any(c.source is Source.KATAGO
@@ -152,8 +154,8 @@ def main() -> int:
             escalated.wrong_winner += true_score.winner not in winners
             start = time.perf_counter()
             try:
-                kata_dead, _ = katago_ownership(game, line, board)
-            except KataGoError:
+                kata_dead = ask_engine(EngineName.KATAGO, game, line, board, context).dead
+            except EngineError:
                 kata.failed += 1
             else:
                 judge(kata, kata_dead, False, time.perf_counter() - start)
@@ -172,8 +174,8 @@ def main() -> int:
         if use_gnugo:
             start = time.perf_counter()
             try:
-                found = gnugo_dead_stones(game, line, board)
-            except GnuGoError:
+                found = gnugo_dead_stones(game, line, board, context)
+            except EngineError:
                 gnu.failed += 1
             else:
                 judge(gnu, found.points, False, time.perf_counter() - start)

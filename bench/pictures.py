@@ -29,22 +29,22 @@ from pathlib import Path
 
 from replay_speed import sgfmill_replay
 
-from sgfcheck.adjudicate import FileScore, ScoreOptions, score_game, score_loaded
-from sgfcheck.check import CheckOptions, check_loaded
-from sgfcheck.deadstones import DeadStoneChoice
-from sgfcheck.diagrams import scored_picture
-from sgfcheck.pages import score_page
-from sgfcheck.records import load_bytes
-from sgfcheck.svg import render_svg
+from sgfcheck.output.diagrams import scored_picture
+from sgfcheck.output.html import score_page
+from sgfcheck.output.svg import render_svg
+from sgfcheck.records.record import load_bytes
+from sgfcheck.replay.check import check_loaded
+from sgfcheck.scoring.adjudicate import FileScore, score_game, score_loaded
+from sgfcheck.settings import DeadStoneChoice, Settings
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "kgs"
-OPTIONS = ScoreOptions(dead_stones=DeadStoneChoice.MARKUP)
+OPTIONS = Settings(dead_stones=DeadStoneChoice.MARKUP)
 
 
 def diagram(data: bytes) -> tuple[str, object] | None:
     loaded = load_bytes(data, "bench.sgf")
-    checked = check_loaded(loaded, CheckOptions())
+    checked = check_loaded(loaded, Settings())
     if not checked.games:
         return None
     game = score_game(checked.games[0], OPTIONS)
@@ -66,7 +66,7 @@ def main() -> int:
                         help="markup: the players' dead stones; estimate: markup hidden")
     args = parser.parse_args()
     global OPTIONS
-    OPTIONS = ScoreOptions(dead_stones=DeadStoneChoice(args.dead_stones))
+    OPTIONS = Settings(dead_stones=DeadStoneChoice(args.dead_stones))
     files = sorted(args.corpus.rglob("*.sgf"))
     if not files:
         print(f"no records under {args.corpus}", file=sys.stderr)

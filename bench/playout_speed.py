@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 from sgfcheck import core
-from sgfcheck.playout import Playouts
-from sgfcheck.records import load_bytes
-from sgfcheck.replay import replay
-from sgfcheck.rules import PRESETS
+from sgfcheck.judge.playout import Playouts
+from sgfcheck.records.record import load_bytes
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import PRESETS
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "kgs"

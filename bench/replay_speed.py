@@ -20,9 +20,10 @@ from sgfmill import boards as sgfmill_boards
 from sgfmill import sgf, sgf_moves
 
 from sgfcheck import core
-from sgfcheck.records import load_bytes
-from sgfcheck.replay import replay
-from sgfcheck.rules import PRESETS, KoRule
+from sgfcheck.records.record import load_bytes
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.rules.ruleset import KoRule
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus" / "kgs"

@@ -14,7 +14,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.settings import Settings
 
 HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent.parent / "shared" / "corpus" / "kgs"
@@ -34,7 +35,7 @@ def main() -> int:
     mismatches = []
     start = time.perf_counter()
     for path in files:
-        report = score_file(path, ScoreOptions(rules=("japanese",)))
+        report = score_file(path, Settings(compare=("japanese",)))
         for g in report.games:
             assert g.result_check is not None
             statuses[g.result_check.status] += 1

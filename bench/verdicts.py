@@ -26,8 +26,9 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from sgfcheck.adjudicate import ScoreOptions, score_file, weigh
-from sgfcheck.results import ResultKind
+from sgfcheck.records.results import ResultKind
+from sgfcheck.scoring.adjudicate import score_file, weigh
+from sgfcheck.settings import Settings
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"
@@ -43,7 +44,7 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     games = 0
     start = time.perf_counter()
     for path in files:
-        options = ScoreOptions(rules=("japanese",), dead_stones=dead_stones)  # type: ignore[arg-type]
+        options = Settings(compare=("japanese",), dead_stones=dead_stones)  # type: ignore[arg-type]
         for game in score_file(path, options).games:
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):

@@ -1,10 +1,12 @@
 """sgfcheck: replay Go game records under any ruleset, report illegal moves, compare scores.
 
 The library behind the ``sgfcheck`` command; every function here never raises for bad content
-(problems are findings) and reads within :class:`~sgfcheck.limits.Limits`.
+(problems are findings) and reads within :class:`~sgfcheck.limits.Limits`. A user's choices are
+one :class:`~sgfcheck.settings.Settings` record, passed whole.
 
 Check a record: the illegal moves with their rule, move number and point.
 
+>>> from sgfcheck import Settings, check_bytes, judge_dead_stones, score_bytes
 >>> report = check_bytes(b"(;GM[1]SZ[5]RU[Japanese]AB[bc][cb][cd]AW[dc][db][dd][ec];B[ca]"
 ...                      b";W[cc];B[dc])")
 >>> [(f.code.code, f.move, f.point) for g in report.games for f in g.illegal_moves]
@@ -13,7 +15,7 @@ Check a record: the illegal moves with their rule, move number and point.
 Score it under several rulesets (every row with the record's KM) and check the recorded result.
 
 >>> score = score_bytes(b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]RE[W+6.5];B[];W[])",
-...                     options=ScoreOptions(rules=("chinese",)))
+...                     settings=Settings(compare=("chinese",)))
 >>> [(s.ruleset.name, s.result_text) for s in score.games[0].scores]
 [('japanese', 'W+6.5'), ('chinese', 'W+6.5')]
 >>> score.games[0].result_check.status
@@ -26,32 +28,80 @@ Judge the dead stones: every chain's status, who decided it and how sure it is.
 ...  if c.status.value == "dead"]
 [('W', 'dead', 'H5')]
 
-The JSON the command line prints is :mod:`sgfcheck.schema`'s (``file_report_dict``,
+The JSON the command line prints is :mod:`sgfcheck.output.schema`'s (``file_report_dict``,
 ``file_score_dict``, ``file_life_dict``), described by ``sgfcheck/data/report.schema.json``.
+
+The names are imported when first used, so that ``import sgfcheck`` (and the command line, which
+lives in this package) starts without loading the whole library.
 """
 
-from sgfcheck.adjudicate import (
-    FileLife,
-    FileScore,
-    GameLife,
-    GameScore,
-    ScoreOptions,
-    life_bytes,
-    life_file,
-    score_bytes,
-    score_file,
-)
-from sgfcheck.check import CheckOptions, FileReport, GameReport, check_bytes, check_file
-from sgfcheck.findings import Code, Finding, Severity
-from sgfcheck.limits import Limits
+from __future__ import annotations
 
-judge_dead_stones = life_bytes
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from sgfcheck.version import VERSION
+
+if TYPE_CHECKING:
+    from sgfcheck.findings import Code, Finding, Severity
+    from sgfcheck.limits import Limits
+    from sgfcheck.replay.check import FileReport, GameReport, check_bytes, check_file
+    from sgfcheck.scoring.adjudicate import (
+        FileLife,
+        FileScore,
+        GameLife,
+        GameScore,
+        life_bytes,
+        life_file,
+        score_bytes,
+        score_file,
+    )
+    from sgfcheck.settings import (
+        CheckOptions,
+        DeadStoneChoice,
+        EngineName,
+        ScoreOptions,
+        Settings,
+    )
+
+__version__ = VERSION
+
+_WHERE = {
+    "Code": "sgfcheck.findings", "Finding": "sgfcheck.findings", "Severity": "sgfcheck.findings",
+    "Limits": "sgfcheck.limits",
+    "Settings": "sgfcheck.settings", "DeadStoneChoice": "sgfcheck.settings",
+    "EngineName": "sgfcheck.settings", "CheckOptions": "sgfcheck.settings",
+    "ScoreOptions": "sgfcheck.settings",
+    "FileReport": "sgfcheck.replay.check", "GameReport": "sgfcheck.replay.check",
+    "check_bytes": "sgfcheck.replay.check", "check_file": "sgfcheck.replay.check",
+    "FileLife": "sgfcheck.scoring.adjudicate", "FileScore": "sgfcheck.scoring.adjudicate",
+    "GameLife": "sgfcheck.scoring.adjudicate", "GameScore": "sgfcheck.scoring.adjudicate",
+    "life_bytes": "sgfcheck.scoring.adjudicate", "life_file": "sgfcheck.scoring.adjudicate",
+    "score_bytes": "sgfcheck.scoring.adjudicate", "score_file": "sgfcheck.scoring.adjudicate",
+    "judge_dead_stones": "sgfcheck.scoring.adjudicate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sgfcheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module),
+                    "life_bytes" if name == "judge_dead_stones" else name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
+
+judge_dead_stones: Any
 """Every chain's status in each game of a record held in memory (:func:`life_bytes`)."""
 
-__version__ = "0.1.0"
-
 __all__ = [
-    "CheckOptions", "Code", "FileLife", "FileReport", "FileScore", "Finding", "GameLife",
-    "GameReport", "GameScore", "Limits", "ScoreOptions", "Severity", "check_bytes", "check_file",
-    "judge_dead_stones", "life_bytes", "life_file", "score_bytes", "score_file",
+    "CheckOptions", "Code", "DeadStoneChoice", "EngineName", "FileLife", "FileReport",
+    "FileScore", "Finding", "GameLife", "GameReport", "GameScore", "Limits", "ScoreOptions",
+    "Settings", "Severity", "__version__", "check_bytes", "check_file", "judge_dead_stones",
+    "life_bytes", "life_file", "score_bytes", "score_file",
 ]

@@ -1,5 +1,5 @@
 """``python -m sgfcheck``: the command line."""
 
-from sgfcheck.cli import main
+from sgfcheck.cli.app import main
 
 main()

@@ -74,7 +74,7 @@ static Geo *geometry_checked(int w, int h) {
     return g;
 }
 
-/* --- Zobrist keys (handed in by sgfcheck.board, so both cores hash alike) -------------------- */
+/* --- Zobrist keys (handed in by sgfcheck.replay.board, so both cores hash alike) -------------------- */
 
 static uint64_t ZB[MAXP], ZW[MAXP], KEY_B, KEY_W;
 static int zobrist_ready = 0;
@@ -303,7 +303,7 @@ static void hist_set(History *t, uint64_t key, int move) {
     *slot = move;
 }
 
-/* --- the replay loop (reference: sgfcheck.replay._walk) --------------------------------------- */
+/* --- the replay loop (reference: sgfcheck.replay.replay._walk) --------------------------------------- */
 
 enum { N_SETUP_DEAD, N_TURN_FIRST, N_TURN_TWICE, N_OFF_BOARD, N_AFTER_END, N_OCCUPIED,
        N_SUICIDE, N_KO, N_CYCLE, N_SUPERKO };
@@ -512,7 +512,7 @@ done:
     return result;
 }
 
-/* --- position analysis (reference: sgfcheck.position) ------------------------------------------ */
+/* --- position analysis (reference: sgfcheck.scoring.position) ------------------------------------------ */
 
 static int get_board(Py_buffer *buf, int *w, int *h, Geo **g) {
     if (buf->len != (Py_ssize_t)(*w) * (*h)) {
@@ -790,7 +790,7 @@ done:
     return out;
 }
 
-/* --- Benson's unconditional life (reference: sgfcheck.benson.prove) --------------------------- */
+/* --- Benson's unconditional life (reference: sgfcheck.judge.benson.prove) --------------------------- */
 
 static PyObject *benson(PyObject *self, PyObject *args) {
     Py_buffer col; int w, h; Geo *g;
@@ -981,7 +981,7 @@ static PyObject *mt_to(const MT *s) {
     return t;
 }
 
-/* --- playouts (reference: sgfcheck.playout.Playouts) ----------------------------------------- */
+/* --- playouts (reference: sgfcheck.judge.playout.Playouts) ----------------------------------------- */
 
 static void cb_copy(CB *dst, const CB *src) {
     int n = src->n;
@@ -1362,8 +1362,8 @@ done:
 /* --- module ------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
-    {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.board."},
-    {"walk", walk, METH_VARARGS, "The replay loop (sgfcheck.replay._walk)."},
+    {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.replay.board."},
+    {"walk", walk, METH_VARARGS, "The replay loop (sgfcheck.replay.replay._walk)."},
     {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
     {"areas", areas, METH_VARARGS, "position.areas"},
     {"census", census, METH_VARARGS, "the counting loop of position.analyse"},

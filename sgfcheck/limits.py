@@ -1,8 +1,8 @@
 """Limits on the work one input may cause: sizes, counts, memory, waiting.
 
 sgfcheck is pointed at files nobody vouches for, and run by servers on uploads. Every limit here
-bounds time or memory by the size of the input, with a default far above any real record (the
-largest of the 16,000 records of the shared corpus is 82 KB; the most nodes in one is 3,430) and
+bounds time or memory by the size of the input, with a default far above any real record (of
+16,000 real records measured, the largest is 82 KB and the most nodes in one 3,430) and
 safe within 2 GiB per process (sgfmill's parse costs about 60 bytes a node and 110 a value).
 A limit hit is a finding on that file (``SGF035``), never a crash; the command line sets them
 with ``--limit NAME=VALUE`` (repeatable), e.g.
@@ -48,6 +48,10 @@ class Limits:
         with a sentence for a bad one."""
         changed: dict[str, Any] = dict(parse_spec(spec) for spec in specs)
         return replace(self, **changed)
+
+    def names(self) -> list[str]:
+        """Every limit's field name (``file_size``...)."""
+        return [f.name for f in fields(self)]
 
     def describe(self, name: str) -> str:
         """``file-size=64M``: a limit as it is set with ``--limit``."""

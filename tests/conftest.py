@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sgfcheck.check import CheckOptions, GameReport, check_bytes, check_file
+from sgfcheck.replay.check import GameReport, check_bytes, check_file
+from sgfcheck.settings import Settings
 
 # Text output fits the terminal (COLUMNS, else the terminal's width): tests read it at 100.
 os.environ["COLUMNS"] = "100"
@@ -27,13 +28,13 @@ def corpus_dir(*parts: str) -> Path:
 
 def game(name: str, **options: object) -> GameReport:
     """Check one fixture and return its only game."""
-    report = check_file(FIXTURES / name, CheckOptions(**options))  # type: ignore[arg-type]
+    report = check_file(FIXTURES / name, Settings(**options))  # type: ignore[arg-type]
     assert len(report.games) == 1
     return report.games[0]
 
 
 def game_of(data: bytes, **options: object) -> GameReport:
-    report = check_bytes(data, "<test>", CheckOptions(**options))  # type: ignore[arg-type]
+    report = check_bytes(data, "<test>", Settings(**options))  # type: ignore[arg-type]
     assert len(report.games) == 1, report.findings
     return report.games[0]
 

@@ -11,12 +11,13 @@ from conftest import FIXTURES, corpus_dir
 from sgfmill import sgf, sgf_grammar
 from typer.testing import CliRunner
 
-from sgfcheck import ScoreOptions, score_bytes, score_file
-from sgfcheck.annotate import MARKER, annotate
-from sgfcheck.cli import app
+from sgfcheck import score_bytes, score_file
+from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.count import counted_points
+from sgfcheck.output.annotate import MARKER, annotate
 from sgfcheck.points import point_to_sgf
+from sgfcheck.scoring.count import counted_points
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 
@@ -162,7 +163,7 @@ def test_real_records_keep_everything() -> None:
     assert files
     for path in files:
         data = path.read_bytes()
-        scored = score_bytes(data, path.name, ScoreOptions(dead_stones="markup"))  # type: ignore[arg-type]
+        scored = score_bytes(data, path.name, Settings(dead_stones="markup"))  # type: ignore[arg-type]
         out = annotate(scored)
         assert_keeps_everything(data, out.data)
         sgf.Sgf_game.from_bytes(out.data)

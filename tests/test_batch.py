@@ -14,11 +14,11 @@ import pytest
 from conftest import FIXTURES, corpus_dir
 from typer.testing import CliRunner
 
-from sgfcheck.batch import BatchOptions, run_batch
-from sgfcheck.board import BLACK, WHITE, Board
-from sgfcheck.cli import app
-from sgfcheck.inputs import iter_inputs
-from sgfcheck.reportfile import ReportWriter, read_done
+from sgfcheck.cli.app import app
+from sgfcheck.records.inputs import iter_inputs
+from sgfcheck.replay.board import BLACK, WHITE, Board
+from sgfcheck.run.batch import BatchOptions, run_batch
+from sgfcheck.run.reportfile import ReportWriter, read_done
 
 runner = CliRunner()
 FIXTURE_FILES = sorted(FIXTURES.glob("*.sgf"))
@@ -131,7 +131,7 @@ def test_timeout_gives_its_row(tmp_path: Path) -> None:
     items = list(iter_inputs([str(slow), str(FIXTURES / "ko.sgf")]))
     out = tmp_path / "r.jsonl"
     with open(out, "w") as fh:
-        summary = run_batch(items, BatchOptions(jobs=1, timeout=0.5), ReportWriter(fh, "jsonl",
+        summary = run_batch(items, BatchOptions.of(jobs=1, timeout=0.5), ReportWriter(fh, "jsonl",
                                                                                      True))
     rows = read_rows(out)
     assert rows[0]["file_findings"][0]["code"] == "SGF031"
@@ -156,7 +156,7 @@ def test_interrupted_run_resumes_to_the_same_report(archive: Path, tmp_path: Pat
 
     part = tmp_path / "part.jsonl"
     with open(part, "w") as fh, pytest.raises(KeyboardInterrupt):
-        run_batch(iter_inputs([str(archive)]), BatchOptions(jobs=1), Interrupted(fh, "jsonl",
+        run_batch(iter_inputs([str(archive)]), BatchOptions.of(jobs=1), Interrupted(fh, "jsonl",
                                                                                   True))
     with open(part, "a") as fh:
         fh.write('{"path": "cut in the mid')  # a kill in the middle of a line

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import boards
 
-from sgfcheck.board import BLACK, WHITE, ZOBRIST_BLACK, ZOBRIST_WHITE, Board
+from sgfcheck.replay.board import BLACK, WHITE, ZOBRIST_BLACK, ZOBRIST_WHITE, Board
 
 
 def full_hash(board: Board) -> int:

@@ -10,8 +10,8 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.cli import app
-from sgfcheck.schema import SCORE_CSV_COLUMNS
+from sgfcheck.cli.app import app
+from sgfcheck.output.schema import SCORE_CSV_COLUMNS
 
 runner = CliRunner()
 
@@ -155,7 +155,7 @@ def test_score_markdown_is_commonmark_blocks_not_one_paragraph() -> None:
     # the rows differ" was read as a table row and the facts ran into one paragraph).
     from markdown_it import MarkdownIt
 
-    result = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--rules",
+    result = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--compare",
                                  "chinese,japanese", "--format", "markdown"])
     tokens = MarkdownIt("commonmark").enable("table").parse(result.output)
     blocks = [t.type for t in tokens if t.level == 0 and t.type.endswith("_open")]
@@ -282,7 +282,7 @@ def test_the_progress_bar_shows_a_total_a_rate_and_the_time_left() -> None:
 
     from rich.console import Console
 
-    from sgfcheck.cli import ProgressBar
+    from sgfcheck.cli.common import ProgressBar
 
     screen = io.StringIO()
     bar = ProgressBar("games", 10, True, Console(file=screen, force_terminal=True, width=100))

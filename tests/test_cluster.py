@@ -18,17 +18,17 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.batch import BatchOptions, run_batch
-from sgfcheck.cli import app
-from sgfcheck.inputs import iter_inputs
-from sgfcheck.reportfile import ReportKind, ReportWriter
-from sgfcheck.summary import Summary
+from sgfcheck.cli.app import app
+from sgfcheck.output.summary import Summary
+from sgfcheck.records.inputs import iter_inputs
+from sgfcheck.run.batch import BatchOptions, run_batch
+from sgfcheck.run.reportfile import ReportKind, ReportWriter
 
 distributed = pytest.importorskip(
     "distributed", reason="Dask is not installed (pip install -e '.[test]' brings it)")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from sgfcheck.cluster import dask_runner  # noqa: E402
+from sgfcheck.run.cluster import dask_runner  # noqa: E402
 
 runner = CliRunner()
 GAME = (FIXTURES / "scoring-basic.sgf").read_bytes()
@@ -72,7 +72,7 @@ def run(inputs: list[str], run_with: Any = None, jobs: int = 2, done: set[Any] |
         progress: Any = None) -> tuple[str, Summary]:
     stream = io.StringIO()
     writer = ReportWriter(stream, ReportKind.JSONL, write_header=True)
-    options = BatchOptions(jobs=jobs, report_kind=ReportKind.JSONL)
+    options = BatchOptions.of(jobs=jobs, report_kind=ReportKind.JSONL)
     summary = run_batch(iter_inputs(inputs), options, writer, done, progress, None, run_with)
     return stream.getvalue(), summary
 
@@ -117,7 +117,7 @@ class Poison(distributed.WorkerPlugin):  # type: ignore[misc]
     name = "sgfcheck-poison"
 
     def setup(self, worker: Any) -> None:
-        import sgfcheck.batch as batch_module
+        import sgfcheck.run.batch as batch_module
 
         original = batch_module._process
 
@@ -273,7 +273,14 @@ def test_parts_continue_an_interrupted_run(tmp_path: Path) -> None:
     assert skipped[0].split()[-1] == "20"
     assert merged(parts, tmp_path, "again") == whole
     other = runner.invoke(app, [*args[:4], "--part-size", "5", "-q"])
-    assert other.exit_code == 2 and "partitions of 10 files" in other.output
+    assert other.exit_code == 2 and "--part-size 5, not 10" in other.output
+    # Continuing with other settings would mix rows judged two ways: refused, naming them.
+    for extra, said in ((["--rules", "chinese"], "--rules chinese, not auto"),
+                        (["--engine", "katago"], "--engine katago, not none"),
+                        (["--dead-stones", "auto", "--limit", "nodes=1000"],
+                         "--dead-stones auto, not markup; --limit nodes=1000, not 2000000")):
+        refused = runner.invoke(app, [*args, *extra])
+        assert refused.exit_code == 2 and said in refused.output, refused.output
 
 
 def test_a_poison_partition_falls_back_to_file_by_file(client: Any, tmp_path: Path) -> None:
@@ -326,8 +333,8 @@ def test_time_limit_in_a_thread_stops_pure_python_loops(monkeypatch: pytest.Monk
                                                         tmp_path: Path) -> None:
     """Dask runs tasks in threads, where no alarm signal can go: the limit is an exception sent
     to the thread."""
-    import sgfcheck.batch as batch_module
-    from sgfcheck.inputs import WorkItem
+    import sgfcheck.run.batch as batch_module
+    from sgfcheck.records.inputs import WorkItem
 
     def spin(item: Any, options: Any) -> Any:
         while True:
@@ -337,7 +344,7 @@ def test_time_limit_in_a_thread_stops_pure_python_loops(monkeypatch: pytest.Monk
     path = tmp_path / "g.sgf"
     path.write_bytes(GAME)
     out: list[Any] = []
-    options = BatchOptions(timeout=0.5, report_kind=ReportKind.DICT)
+    options = BatchOptions.of(timeout=0.5, report_kind=ReportKind.DICT)
     worker = threading.Thread(target=lambda: out.append(
         batch_module.process_item(WorkItem(str(path)), options)))
     worker.start()
@@ -349,7 +356,7 @@ def test_time_limit_in_a_thread_stops_pure_python_loops(monkeypatch: pytest.Monk
 
 
 def test_duplicate_index_groups_in_order() -> None:
-    from sgfcheck.duplicates import FLUSH, DuplicateIndex
+    from sgfcheck.run.duplicates import FLUSH, DuplicateIndex
 
     with DuplicateIndex() as index:
         for i in range(FLUSH + 5):  # past one flush to disk

@@ -17,14 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from sgfcheck import benson, core, position, replay
-from sgfcheck.batch import BatchOptions, process_item
-from sgfcheck.board import Board
+from sgfcheck import core
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.deadstones import DeadStoneChoice
-from sgfcheck.inputs import WorkItem
-from sgfcheck.playout import Playouts
-from sgfcheck.records import GameRecord, Line, Move, Setup, load_bytes
+from sgfcheck.judge import benson
+from sgfcheck.judge.playout import Playouts
+from sgfcheck.records.inputs import WorkItem
+from sgfcheck.records.record import GameRecord, Line, Move, Setup, load_bytes
+from sgfcheck.replay import replay
+from sgfcheck.replay.board import Board
+from sgfcheck.run.batch import BatchOptions, process_item
+from sgfcheck.scoring import position
+from sgfcheck.settings import DeadStoneChoice, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -123,7 +126,7 @@ def corpus_files(limit: int, pattern: str = "*") -> list[Path]:
 
 
 def test_real_records_replay_identically(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sgfcheck.rules import PRESETS
+    from sgfcheck.rules.presets import PRESETS
     paths = corpus_files(600)
     compared = 0
     for game, line in _games(paths):
@@ -201,12 +204,12 @@ def test_analysis_pieces_agree(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fixtures built for seki, bent four and false eyes: the same statuses both ways."""
-    from sgfcheck.adjudicate import ScoreOptions, score_file
-    from sgfcheck.schema import file_score_dict, json_text
+    from sgfcheck.output.schema import file_score_dict, json_text
+    from sgfcheck.scoring.adjudicate import score_file
     for name in ("seki.sgf", "nakade.sgf", "false-eye.sgf", "dead-in-territory.sgf",
                  "pass-alive.sgf", "three-groups.sgf", "triple-ko.sgf"):
         path = FIXTURES / name
-        options = ScoreOptions(dead_stones=DeadStoneChoice.ESTIMATE)
+        options = Settings(dead_stones=DeadStoneChoice.ESTIMATE)
         fast = score_file(str(path), options)
         monkeypatch.setattr(core, "compiled", None)
         ref = score_file(str(path), options)
@@ -244,7 +247,7 @@ def test_whole_files_give_the_same_rows(monkeypatch: pytest.MonkeyPatch,
                                         dead_stones: DeadStoneChoice) -> None:
     limit = 400 if dead_stones is DeadStoneChoice.MARKUP else 60
     paths = corpus_files(limit) + sorted(FIXTURES.glob("*.sgf"))
-    options = BatchOptions(jobs=1, dead_stones=dead_stones, score_rows=("japanese", "chinese",
+    options = BatchOptions.of(jobs=1, dead_stones=dead_stones, compare=("japanese", "chinese",
                                                                        "aga", "ing", "nz"))
     items = [WorkItem(str(p), None, p.read_bytes()) for p in paths]
     fast = [process_item(item, options) for item in items]
@@ -281,7 +284,7 @@ def test_a_missing_build_is_said_once_and_the_results_stay() -> None:
     """Without the extension (as on a machine without a compiler) the pure core runs, the
     command line says so once on stderr, and the output is the same."""
     block = ("import sys; sys.modules['sgfcheck._core'] = None; "
-             "from sgfcheck.cli import main; sys.argv = ['sgfcheck', 'check', '--format', "
+             "from sgfcheck.cli.app import main; sys.argv = ['sgfcheck', 'check', '--format', "
              f"'json', {str(FIXTURES / 'ko.sgf')!r}]; main()")
     without = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True,
                              env={**os.environ, "SGFCHECK_PURE": "0"})
@@ -318,7 +321,7 @@ def random_nodes(rng: random.Random) -> list[dict[str, list[bytes]]]:
 def test_move_reading_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     """The nodes the compiled core reads (plain moves) and those it leaves to Python (setup, PL,
     KO, two colours, several values, bad points, blanks) give the same line and findings."""
-    from sgfcheck.records import _extract_line
+    from sgfcheck.records.record import _extract_line
     rng = random.Random(8)
     for i in range(3000):
         width, height = SIZES[i % len(SIZES)]
@@ -348,7 +351,7 @@ def test_real_lines_read_identically(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_game_identity_keys_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """Duplicate keys (symmetry.sequence_key) are the same bytes from either core, so reports,
     --resume and report merge agree across machines with and without the compiled core."""
-    from sgfcheck.symmetry import sequence_key
+    from sgfcheck.run.symmetry import sequence_key
     keys = 0
     for path in corpus_files(500):
         for game in load_bytes(path.read_bytes(), str(path)).games:

@@ -7,9 +7,10 @@ from collections import Counter
 import pytest
 from conftest import corpus_dir
 
-from sgfcheck.check import CheckOptions, check_file
-from sgfcheck.rules import KoRule
-from sgfcheck.schema import game_dict
+from sgfcheck.output.schema import game_dict
+from sgfcheck.replay.check import check_file
+from sgfcheck.rules.ruleset import KoRule
+from sgfcheck.settings import Settings
 
 LITTLEGO_ILLEGAL = [
     # (file, options, expected (code, move) among the findings)
@@ -34,7 +35,7 @@ def test_littlego_illegal_games_are_flagged_for_their_reason(
     name: str, options: dict[str, object], expected: tuple[str, int | None]
 ) -> None:
     folder = corpus_dir("odd", "littlego", "Illegal games")
-    report = check_file(folder / name, CheckOptions(**options))  # type: ignore[arg-type]
+    report = check_file(folder / name, Settings(**options))  # type: ignore[arg-type]
     found = [(f.code.code, f.move) for f in report.findings]
     for g in report.games:
         found += [(f.code.code, f.move) for f in g.findings]
@@ -44,7 +45,7 @@ def test_littlego_illegal_games_are_flagged_for_their_reason(
 def test_littlego_superko_files_are_legal_under_simple_ko() -> None:
     folder = corpus_dir("odd", "littlego", "Illegal games")
     for name in ("positional-superko.sgf", "situational-superko.sgf"):
-        report = check_file(folder / name, CheckOptions(ko=KoRule.SIMPLE))
+        report = check_file(folder / name, Settings(ko=KoRule.SIMPLE))
         assert report.games[0].illegal_moves == []
 
 
@@ -97,7 +98,7 @@ def test_every_corpus_file_yields_a_report() -> None:
     verdicts: Counter[str] = Counter()
     unreadable = []
     for path in files:
-        report = check_file(path, CheckOptions(variations=True))
+        report = check_file(path, Settings(variations=True))
         if report.unreadable:
             unreadable.append(path.name)
         for g in report.games:
@@ -113,7 +114,7 @@ def test_every_corpus_file_yields_a_report() -> None:
 def test_kgs_markup_games_result_check_rate() -> None:
     import re
 
-    from sgfcheck.adjudicate import ScoreOptions, score_file
+    from sgfcheck.scoring.adjudicate import score_file
 
     root = corpus_dir("kgs")
     numeric = re.compile(rb"RE\[[BW]\+[0-9]")
@@ -121,7 +122,7 @@ def test_kgs_markup_games_result_check_rate() -> None:
     for path in sorted(root.rglob("*.sgf")):
         data = path.read_bytes()
         if (b"TW[" in data or b"TB[" in data) and numeric.search(data):
-            (g,) = score_file(path, ScoreOptions(rules=("japanese",))).games
+            (g,) = score_file(path, Settings(compare=("japanese",))).games
             assert g.dead is not None and g.dead.source == "markup"
             assert g.result_check is not None
             statuses[g.result_check.status] += 1

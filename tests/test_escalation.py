@@ -12,11 +12,11 @@ import pytest
 from conftest import FIXTURES
 from test_katago import needs_katago
 
-from sgfcheck import deadstones
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.deadstones import DeadStoneChoice, Engine
 from sgfcheck.findings import LIF_KATAGO
-from sgfcheck.katago import KataGoError
+from sgfcheck.judge import deadstones
+from sgfcheck.judge.katago import KataGoError
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source, Status
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -25,8 +25,8 @@ UNSETTLED = CORPUS / "kgs" / "KGS2001" / "2000-11-11-5.sgf"
 with a confidence under 0.8."""
 
 
-def estimate(path: Path, engine: Engine) -> deadstones.DeadStones:
-    options = ScoreOptions(dead_stones=DeadStoneChoice.ESTIMATE, engine=engine)
+def estimate(path: Path, engine: EngineName) -> deadstones.DeadStones:
+    options = Settings(dead_stones=DeadStoneChoice.ESTIMATE, engine=engine)
     dead = score_file(str(path), options).games[0].dead
     assert dead is not None
     return dead
@@ -36,9 +36,9 @@ def test_a_settled_position_never_asks_the_engine(monkeypatch: pytest.MonkeyPatc
     def no_call(*args: object) -> None:
         raise AssertionError("the engine was asked about a settled position")
 
-    monkeypatch.setattr(deadstones, "katago_ownership", no_call)
+    monkeypatch.setattr(deadstones, "ask_engine", no_call)
     for name in ("dead-in-territory.sgf", "three-groups.sgf", "capture.sgf"):
-        dead = estimate(FIXTURES / name, Engine.KATAGO)
+        dead = estimate(FIXTURES / name, EngineName.KATAGO)
         assert dead.judgement is not None
         assert all(c.source is not Source.KATAGO for c in dead.judgement.chains)
 
@@ -51,9 +51,9 @@ def test_an_engine_failure_leaves_the_estimate_and_says_so(monkeypatch: pytest.M
     def fails(*args: object) -> None:
         raise KataGoError("KataGo stopped (test)")
 
-    monkeypatch.setattr(deadstones, "katago_ownership", fails)
-    failed = estimate(UNSETTLED, Engine.KATAGO)
-    alone = estimate(UNSETTLED, Engine.NONE)
+    monkeypatch.setattr(deadstones, "ask_engine", fails)
+    failed = estimate(UNSETTLED, EngineName.KATAGO)
+    alone = estimate(UNSETTLED, EngineName.NONE)
     assert failed.points == alone.points
     assert [c.stones for c in failed.uncertain] == [c.stones for c in alone.uncertain]
     assert [(f.code, f.message) for f in failed.findings] == [
@@ -64,8 +64,8 @@ def test_katago_decides_only_the_doubtful_chains() -> None:
     needs_katago()
     if not UNSETTLED.exists():
         pytest.skip(f"shared corpus not found at {CORPUS}")
-    alone = estimate(UNSETTLED, Engine.NONE)
-    asked = estimate(UNSETTLED, Engine.KATAGO)
+    alone = estimate(UNSETTLED, EngineName.NONE)
+    asked = estimate(UNSETTLED, EngineName.KATAGO)
     assert alone.judgement is not None and asked.judgement is not None
     before = {c.stones[0]: c for c in alone.judgement.chains}
     doubtful = {first for first, c in before.items() if c.source is Source.ESTIMATE and (
@@ -102,3 +102,35 @@ def test_life_command_names_katago_as_the_source() -> None:
     assert not any(c["status"] == "uncertain" for c in chains)
     q11 = next(c for c in chains if "Q11" in c["points"])
     assert (q11["colour"], q11["status"], q11["source"]) == ("W", "alive", "katago")
+
+
+def test_batch_parts_hand_the_engine_to_every_worker(tmp_path: Path) -> None:
+    # batch --out-dir used to build its own options and left --engine out: the workers ran the
+    # estimate alone. Now the one settings record reaches them.
+    needs_katago()
+    if not UNSETTLED.exists():
+        pytest.skip(f"shared corpus not found at {CORPUS}")
+
+    def row(engine: str) -> dict[str, object]:
+        parts = tmp_path / f"parts-{engine}"
+        done = subprocess.run([sys.executable, "-m", "sgfcheck", "batch", str(UNSETTLED),
+                               "--out-dir", str(parts), "--dead-stones", "estimate", "--engine",
+                               engine, "--jobs", "1", "-q", "--fail-on", "never"],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        report = tmp_path / f"report-{engine}.jsonl"
+        merged = subprocess.run([sys.executable, "-m", "sgfcheck", "report", "merge", str(parts),
+                                 "-o", str(report)], capture_output=True, text=True)
+        assert merged.returncode == 0, merged.stderr
+        (line,) = report.read_text().splitlines()
+        found: dict[str, object] = json.loads(line)
+        return found
+
+    alone, asked = row("none"), row("katago")
+    dead_alone, dead_asked = alone["dead_stones"], asked["dead_stones"]
+    assert isinstance(dead_alone, dict) and isinstance(dead_asked, dict)
+    assert len(dead_alone["estimate"]["uncertain"]) == 3
+    assert not any("KataGo" in note for note in dead_alone["notes"])
+    assert dead_asked["estimate"]["uncertain"] == []
+    assert any("9 chain(s) the estimate could not decide" in note and "KataGo" in note
+               for note in dead_asked["notes"])

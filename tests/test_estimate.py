@@ -6,20 +6,21 @@ from dataclasses import replace
 
 from conftest import FIXTURES
 
-from sgfcheck.adjudicate import score_file
-from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.conventions import Reading
-from sgfcheck.count import count
-from sgfcheck.deadstones import DeadStones, uncertain_ways
-from sgfcheck.estimate import ChainVerdict, Judgement, judge
-from sgfcheck.playout import Playouts
-from sgfcheck.position import analyse
-from sgfcheck.records import load_file
-from sgfcheck.replay import replay
-from sgfcheck.result_check import AS_JUDGED, Outcome, check_result
-from sgfcheck.results import parse_result
-from sgfcheck.rules import JAPANESE
+from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
+from sgfcheck.judge.playout import Playouts
+from sgfcheck.records.record import load_file
+from sgfcheck.records.results import parse_result
+from sgfcheck.replay.board import Board
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import JAPANESE
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.scoring.conventions import Reading
+from sgfcheck.scoring.count import count
+from sgfcheck.scoring.position import analyse
+from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, check_result
+from sgfcheck.scoring.ways import uncertain_ways
 from sgfcheck.status import Source, Status
 
 ESTIMATE, UNCERTAIN = Source.ESTIMATE, Status.UNCERTAIN

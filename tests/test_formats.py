@@ -10,11 +10,12 @@ from conftest import corpus_dir
 from sgfmill import sgf
 from typer.testing import CliRunner
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.check import check_bytes, check_file
-from sgfcheck.cli import app
-from sgfcheck.formats import RecordFormat, convert, detect
+from sgfcheck.cli.app import app
 from sgfcheck.points import tygem_handicap
+from sgfcheck.records.formats import RecordFormat, convert, detect
+from sgfcheck.replay.check import check_bytes, check_file
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 
@@ -64,7 +65,7 @@ def test_the_older_ngf_layout_keeps_the_players_without_guessing_colours() -> No
 def test_ugf_komi_is_kept_as_written_and_the_count_agrees() -> None:
     # Hdcp=0,-5.50 and Winner=B,7.50: counted with komi -5.5 as written, the board gives the
     # recorded result exactly (with 5.5 or 6.5 it would be a White win).
-    scored = score_file(formats("sabaki", "ugf", "amateur.ugf"), ScoreOptions(rules=("japanese",)))
+    scored = score_file(formats("sabaki", "ugf", "amateur.ugf"), Settings(compare=("japanese",)))
     (game,) = scored.games
     assert game.scores[0].result_text == "B+7.5"
     assert game.result_check is not None and game.result_check.status == "match"

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.board import BLACK, Board
-from sgfcheck.gnugo import GnuGoError, ask, find_gnugo, position_sgf
+from sgfcheck.judge.gnugo import GnuGoError, ask, find_gnugo, position_sgf
+from sgfcheck.replay.board import BLACK, Board
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.settings import Settings
 
 
 def needs_gnugo() -> str:
@@ -25,7 +26,7 @@ def needs_gnugo() -> str:
 def test_gnugo_finds_the_dead_stone() -> None:
     needs_gnugo()
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
-                         ScoreOptions(rules=("chinese",), dead_stones="gnugo")).games
+                         Settings(compare=("chinese",), dead_stones="gnugo")).games
     assert game.dead is not None and game.dead.source == "gnugo"
     assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
     assert game.result_check is not None and game.result_check.status == "match"
@@ -60,7 +61,7 @@ def test_failure_is_a_finding_and_the_count_goes_on(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGFCHECK_GNUGO", _script(tmp_path, "exit 1"))
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
-                         ScoreOptions(rules=("chinese",), dead_stones="gnugo")).games
+                         Settings(compare=("chinese",), dead_stones="gnugo")).games
     assert [f.code.code for f in game.findings if f.code.code.startswith("LIF")] == [
         "LIF001"]
     assert game.dead is not None and game.dead.source == "none"

@@ -15,11 +15,12 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.check import CheckOptions, FileReport, check_bytes, check_file
-from sgfcheck.cli import app
+from sgfcheck.cli.app import app
 from sgfcheck.escaping import csv_cell, json_safe, terminal_text, visible
 from sgfcheck.limits import Limits, parse_spec
-from sgfcheck.schema import file_report_dict, json_text
+from sgfcheck.output.schema import file_report_dict, json_text
+from sgfcheck.replay.check import FileReport, check_bytes, check_file
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 GAME = b"(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[cg])"
@@ -38,12 +39,12 @@ def messages(report: FileReport, code: str) -> list[str]:
     return [f.message for f in found if f.code.code == code]
 
 
-def check_file_bytes(data: bytes, options: CheckOptions) -> FileReport:
+def check_file_bytes(data: bytes, options: Settings) -> FileReport:
     return check_bytes(data, "<bytes>", options)
 
 
-def low(**changes: int | float) -> CheckOptions:
-    return CheckOptions(limits=Limits(**changes))  # type: ignore[arg-type]
+def low(**changes: int | float) -> Settings:
+    return Settings(limits=Limits(**changes))  # type: ignore[arg-type]
 
 
 # --- property values ----------------------------------------------------------------------------
@@ -63,7 +64,7 @@ def test_impossible_komi_is_sgf015_and_the_rulesets_komi_is_used(komi: bytes) ->
     report = check_bytes(b"(;GM[1]SZ[19]RU[Japanese]KM[" + komi + b"];B[aa])")
     assert "SGF015" in codes(report)
     (game,) = report.games
-    assert game.rules is not None and game.rules.ruleset.komi == 6.5
+    assert game.context is not None and game.context.komi == 6.5
 
 
 @pytest.mark.parametrize("value", [b"inf", b"-inf", b"nan", b"1e999", b"400"])
@@ -74,7 +75,7 @@ def test_impossible_komi_in_ko_is_not_taken_for_a_komi(value: bytes) -> None:
     assert messages(report, "SGF026") == [
         f"KO[{value.decode()}] in the game information is no komi a game can have; ignored"]
     (game,) = report.games
-    assert game.rules is not None and game.rules.ruleset.komi == 6.5
+    assert game.context is not None and game.context.komi == 6.5
     json_text(file_report_dict(report))  # strict JSON: no NaN or Infinity
 
 
@@ -144,7 +145,7 @@ def test_broken_structure_is_a_finding(data: bytes, code: str) -> None:
 
 
 def test_too_many_nodes_is_a_limit_not_a_parse() -> None:
-    report = check_bytes(b"(;GM[1]SZ[9]" + b";" * 1500 + b")", options=low(nodes=1000))
+    report = check_bytes(b"(;GM[1]SZ[9]" + b";" * 1500 + b")", settings=low(nodes=1000))
     assert codes(report) == ["SGF035"]
     assert report.findings[0].message == ("1501 nodes in the file, more than the limit of "
                                           "1000; not read (raise it with --limit nodes=...)")
@@ -157,27 +158,27 @@ def test_variations_replayed_from_the_root_are_bounded_together() -> None:
     deep = b"".join(b";B[aa];W[bb]" if i % 2 else b";B[bb];W[aa]" for i in range(1000))
     leaves = b"".join(b"(;B[c" + bytes([97 + i % 19]) + b"])" for i in range(50))
     data = b"(;GM[1]SZ[9]" + deep + leaves + b")"
-    report = check_file_bytes(data, CheckOptions(variations=True, limits=Limits(nodes=30_000)))
+    report = check_file_bytes(data, Settings(variations=True, limits=Limits(nodes=30_000)))
     (game,) = report.games
     assert game.lines_checked == 14  # 14 lines of 2,001 moves fit in 30,000
     assert messages(report, "SGF035") == [
         "the variations replay more than 30000 moves together; only the first 14 lines were "
         "checked (raise it with --limit nodes=...)"]
-    assert check_file_bytes(data, CheckOptions(variations=True)).games[0].lines_checked == 50
+    assert check_file_bytes(data, Settings(variations=True)).games[0].lines_checked == 50
 
 
 def test_semicolons_inside_values_do_not_count_as_nodes() -> None:
-    report = check_bytes(b"(;GM[1]SZ[9]C[" + b";" * 5000 + b"];B[ee])", options=low(nodes=10))
+    report = check_bytes(b"(;GM[1]SZ[9]C[" + b";" * 5000 + b"];B[ee])", settings=low(nodes=10))
     assert "SGF035" not in codes(report) and len(report.games) == 1
 
 
 def test_too_many_values_is_a_limit() -> None:
-    report = check_bytes(b"(;GM[1]SZ[9]" + b"XX[a]" * 300 + b";B[ee])", options=low(values=100))
+    report = check_bytes(b"(;GM[1]SZ[9]" + b"XX[a]" * 300 + b";B[ee])", settings=low(values=100))
     assert codes(report) == ["SGF035"] and "--limit values=" in report.findings[0].message
 
 
 def test_too_many_games_checks_the_first_and_says_so() -> None:
-    report = check_bytes(GAME * 12, options=low(games=5))
+    report = check_bytes(GAME * 12, settings=low(games=5))
     assert len(report.games) == 5
     assert messages(report, "SGF035") == [
         "12 games in the file; only the first 5 were read (raise it with --limit games=...)"]
@@ -425,10 +426,10 @@ import io  # noqa: E402 - the batch section's own imports
 import tarfile  # noqa: E402
 import zipfile  # noqa: E402
 
-from sgfcheck import batch as batch_module  # noqa: E402
-from sgfcheck.batch import BatchOptions, run_batch  # noqa: E402
-from sgfcheck.inputs import InputProblem, WorkItem, iter_inputs  # noqa: E402
-from sgfcheck.reportfile import ReportKind, ReportWriter  # noqa: E402
+from sgfcheck.records.inputs import InputProblem, WorkItem, iter_inputs  # noqa: E402
+from sgfcheck.run import batch as batch_module  # noqa: E402
+from sgfcheck.run.batch import BatchOptions, run_batch  # noqa: E402
+from sgfcheck.run.reportfile import ReportKind, ReportWriter  # noqa: E402
 
 
 def run_rows(inputs: list[str], tmp_path: Path, **options: object) -> list[dict[str, object]]:
@@ -437,7 +438,7 @@ def run_rows(inputs: list[str], tmp_path: Path, **options: object) -> list[dict[
     limits = options.pop("limits", Limits())
     with open(out, "w") as fh:
         run_batch(iter_inputs(inputs, limits=limits),  # type: ignore[arg-type]
-                  BatchOptions(limits=limits, **options),  # type: ignore[arg-type]
+                  BatchOptions.of(limits=limits, **options),  # type: ignore[arg-type]
                   ReportWriter(fh, ReportKind.JSONL, True))
     return [json.loads(line) for line in out.read_text().splitlines()]
 
@@ -693,7 +694,7 @@ def test_the_main_process_holds_few_member_bytes_in_flight(monkeypatch: pytest.M
             pulled += 1
             yield WorkItem("big.zip", f"m{i:02d}.sgf", member)
 
-    for _ in batch_module.run_items(walk(), BatchOptions(jobs=1, report_kind=ReportKind.NONE)):
+    for _ in batch_module.run_items(walk(), BatchOptions.of(jobs=1, report_kind=ReportKind.NONE)):
         written += 1
         most = max(most, pulled - written)
     assert written == 30 and most <= 5

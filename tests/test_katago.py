@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.board import Board
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.engines import opencl_present
-from sgfcheck.katago import KataGo, KataGoError, KataGoSetup, dead_from_ownership, find_katago
-from sgfcheck.result_check import Basis
+from sgfcheck.judge.install import opencl_present
+from sgfcheck.judge.katago import KataGo, KataGoError, KataGoSetup, dead_from_ownership, find_katago
+from sgfcheck.replay.board import Board
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.scoring.result_check import Basis
+from sgfcheck.settings import Settings
 
 
 def needs_katago() -> None:
@@ -28,7 +29,7 @@ def needs_katago() -> None:
 def test_katago_finds_the_dead_stone_in_territory() -> None:
     needs_katago()
     (game,) = score_file(FIXTURES / "dead-in-territory.sgf",
-                         ScoreOptions(dead_stones="katago")).games  # type: ignore[arg-type]
+                         Settings(dead_stones="katago")).games  # type: ignore[arg-type]
     assert game.dead is not None and game.dead.source == "katago"
     assert game.dead.names(game.position.board) == ["H5"]  # type: ignore[union-attr]
     rc = game.result_check
@@ -39,7 +40,7 @@ def test_katago_finds_the_dead_stone_in_territory() -> None:
 def test_katago_agrees_with_the_players_markup() -> None:
     needs_katago()
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
-                         ScoreOptions(dead_stones="katago")).games  # type: ignore[arg-type]
+                         Settings(dead_stones="katago")).games  # type: ignore[arg-type]
     assert game.dead is not None
     assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
 
@@ -65,7 +66,7 @@ def test_a_failing_katago_is_a_finding_and_the_count_goes_on(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGFCHECK_KATAGO", _script(tmp_path, "echo 'no model' >&2; exit 1"))
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
-                         ScoreOptions(dead_stones="katago")).games  # type: ignore[arg-type]
+                         Settings(dead_stones="katago")).games  # type: ignore[arg-type]
     (failed,) = [f for f in game.findings if f.code.family == "LIF"]
     assert failed.code.code == "LIF002" and "KataGo stopped while starting" in failed.message
     assert "no model" in failed.message
@@ -80,7 +81,7 @@ def test_a_silent_katago_hits_the_start_time_limit(tmp_path: Path) -> None:
 
 def test_boards_larger_than_19_are_refused() -> None:
     needs_katago()
-    from sgfcheck.katago import engine
+    from sgfcheck.judge.katago import engine
 
     with pytest.raises(KataGoError, match="up to 19x19"):
         engine().ownership(Board(21, 21), BLACK, 6.5, territory=True)
@@ -91,7 +92,7 @@ def test_boards_larger_than_19_are_refused() -> None:
 def test_engines_list_says_what_is_usable() -> None:
     from typer.testing import CliRunner
 
-    from sgfcheck.cli import app
+    from sgfcheck.cli.app import app
 
     result = CliRunner().invoke(app, ["engines", "list"], env={**os.environ})
     assert "gnugo:" in result.output and "katago:" in result.output

@@ -7,13 +7,14 @@ import json
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.adjudicate import ScoreOptions, life_file
-from sgfcheck.benson import prove, unconditional
-from sgfcheck.board import BLACK, WHITE
-from sgfcheck.cli import app
-from sgfcheck.records import load_file
-from sgfcheck.replay import replay
-from sgfcheck.rules import JAPANESE
+from sgfcheck.cli.app import app
+from sgfcheck.judge.benson import prove, unconditional
+from sgfcheck.records.record import load_file
+from sgfcheck.replay.board import BLACK, WHITE
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import JAPANESE
+from sgfcheck.scoring.adjudicate import life_file
+from sgfcheck.settings import Settings
 
 
 def final_board(name: str):  # type: ignore[no-untyped-def]
@@ -22,7 +23,7 @@ def final_board(name: str):  # type: ignore[no-untyped-def]
 
 
 def statuses(name: str, **options: object) -> dict[str, tuple[str, str]]:
-    report = life_file(FIXTURES / name, ScoreOptions(**options))  # type: ignore[arg-type]
+    report = life_file(FIXTURES / name, Settings(**options))  # type: ignore[arg-type]
     return {c.points[0]: (c.status, c.source) for c in report.games[0].chains}
 
 
@@ -73,10 +74,10 @@ def test_life_command_text_and_json() -> None:
 
 
 def test_score_without_markup_removes_only_proven_dead_stones() -> None:
-    from sgfcheck.adjudicate import score_file
+    from sgfcheck.scoring.adjudicate import score_file
 
     (game,) = score_file(FIXTURES / "pass-alive.sgf",
-                         ScoreOptions(rules=("chinese",), dead_stones="benson")).games
+                         Settings(compare=("chinese",), dead_stones="benson")).games
     assert game.dead is not None and game.dead.source == "benson" and game.dead.assumed
     assert game.dead.names(game.position.board) == ["C5"]  # type: ignore[union-attr]
     japanese = game.scores[0]
@@ -95,10 +96,10 @@ def test_estimate_finds_the_dead_stone_and_keeps_the_seki() -> None:
 
 
 def test_estimate_as_a_score_source() -> None:
-    from sgfcheck.adjudicate import score_file
+    from sgfcheck.scoring.adjudicate import score_file
 
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",
-                         ScoreOptions(rules=("chinese",), dead_stones="estimate")).games
+                         Settings(compare=("chinese",), dead_stones="estimate")).games
     assert game.dead is not None and game.dead.source == "estimate"
     assert game.dead.names(game.position.board) == ["E3"]  # type: ignore[union-attr]
     assert game.result_check is not None and game.result_check.status == "match"

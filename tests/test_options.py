@@ -11,23 +11,25 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.cli import app
+from sgfcheck.cli.app import app
 
 runner = CliRunner()
 VALUES = ["", "nan", "inf", "-inf", "-1", "0", "1e400", "99999999999999999999", "\x00", "a" * 5000,
           "../../etc/passwd", "/dev/zero", "japanese:komi=", ":", ",", "D4,,Q16", "ZZ99", "🙂"]
 OPTIONS = {
     "check": ["--rules", "--ko", "--suicide", "--komi", "--format", "--encoding", "--limit", "-o"],
-    "score": ["--rules", "--game-rules", "--dead", "--dead-stones", "--seed", "--move", "--komi",
-              "--format", "--encoding", "--limit", "-o"],
-    "life": ["--move", "--dead-stones", "--seed", "--format", "--limit"],
-    "batch": ["--out", "--resume", "--jobs", "--timeout", "--rules", "--fail-on", "--duplicates",
-              "--summary-json", "--html", "--encoding", "--dead-stones", "--limit"],
+    "score": ["--rules", "--compare", "--game-rules", "--dead", "--dead-stones", "--seed",
+              "--move", "--komi", "--engine", "--format", "--encoding", "--limit", "-o"],
+    "life": ["--move", "--rules", "--komi", "--dead-stones", "--seed", "--engine", "--format",
+             "--encoding", "--limit"],
+    "batch": ["--out", "--resume", "--jobs", "--timeout", "--rules", "--komi", "--fail-on",
+              "--duplicates", "--summary-json", "--html", "--encoding", "--dead-stones",
+              "--engine", "--limit"],
     "convert": ["--encoding", "--limit", "-o"],
-    "diagram": ["--game", "--move", "--rules", "--dead-stones", "--seed", "--encoding", "--limit",
-                "-o"],
-    "annotate": ["--fix", "--rules", "--game-rules", "--dead-stones", "--seed", "--encoding",
-                 "--limit", "-o"],
+    "diagram": ["--game", "--move", "--rules", "--komi", "--dead-stones", "--seed", "--encoding",
+                "--limit", "-o"],
+    "annotate": ["--fix", "--rules", "--compare", "--game-rules", "--komi", "--dead-stones",
+                 "--seed", "--encoding", "--limit", "-o"],
     "rules": ["--format"],
 }
 WRITES = ("--out", "--resume", "--duplicates", "--summary-json", "--html", "-o")

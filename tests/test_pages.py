@@ -15,9 +15,10 @@ import pytest
 from conftest import FIXTURES, ROOT
 from typer.testing import CliRunner
 
-from sgfcheck import ScoreOptions, score_bytes
-from sgfcheck.cli import app
-from sgfcheck.pages import score_page
+from sgfcheck import score_bytes
+from sgfcheck.cli.app import app
+from sgfcheck.output.html import score_page
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 ARTIFACTS = ROOT / "test-artifacts"
@@ -123,7 +124,7 @@ def test_score_page_on_a_phone_and_in_print(browser: Any, tmp_path: Path) -> Non
 
 def test_japanese_and_chinese_side_by_side_in_one_command(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "two.html"
-    result = runner.invoke(app, ["score", str(FIXTURES / "dead-in-territory.sgf"), "--rules",
+    result = runner.invoke(app, ["score", str(FIXTURES / "dead-in-territory.sgf"), "--compare",
                                  "chinese", "--format", "html", "-o", str(out)])
     assert result.exit_code == 0
     opened = Opened(browser, out)
@@ -207,7 +208,7 @@ def test_record_text_is_escaped(browser: Any, tmp_path: Path) -> None:
     data = (b"(;GM[1]SZ[9]KM[6.5]RU[Japanese]PB[<script>alert(1)</script>]"
             b"PW[<img src=x onerror=alert(2)>\xe2\x80\xae]RE[B+R];B[ee];W[cc])")
     page_html = score_page([score_bytes(data, "<b>evil</b>.sgf",
-                                        ScoreOptions(dead_stones="none"))])  # type: ignore[arg-type]
+                                        Settings(dead_stones="none"))])  # type: ignore[arg-type]
     assert "<script>alert" not in page_html and "<img" not in page_html
     out = tmp_path / "x.html"
     out.write_text(page_html, encoding="utf-8")
@@ -240,7 +241,7 @@ def test_five_rulesets_page_under_300_kb(tmp_path: Path) -> None:
     aw = "".join(f"[{letters[c]}{letters[r]}]" for r in range(19) for c in range(19)
                  if rows[r][c] == "O")
     data = f"(;GM[1]SZ[19]KM[6.5]RU[Japanese]RE[B+R]AB{ab}AW{aw};B[];W[])".encode()
-    report = score_bytes(data, "full.sgf", ScoreOptions(dead_stones="none"))  # type: ignore[arg-type]
+    report = score_bytes(data, "full.sgf", Settings(dead_stones="none"))  # type: ignore[arg-type]
     page = score_page([report])
     assert page.count("<figure") == 5
     assert page.count('class="stone ') >= 5 * 300

@@ -10,12 +10,13 @@ import pytest
 from conftest import FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck import ScoreOptions, check_bytes, check_file, score_bytes, score_file
-from sgfcheck.cli import app
-from sgfcheck.count import counted_points
-from sgfcheck.diagrams import illegal_move_picture, position_picture, scored_picture
-from sgfcheck.rules import PRESETS
-from sgfcheck.svg import Picture, hoshi_points, render_svg
+from sgfcheck import check_bytes, check_file, score_bytes, score_file
+from sgfcheck.cli.app import app
+from sgfcheck.output.diagrams import illegal_move_picture, position_picture, scored_picture
+from sgfcheck.output.svg import Picture, hoshi_points, render_svg
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.scoring.count import counted_points
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 NS = "{http://www.w3.org/2000/svg}"
@@ -61,7 +62,7 @@ def test_every_stone_is_one_element_with_its_colour_and_point() -> None:
 
 def test_last_move_and_numbers() -> None:
     report = score_bytes(b"(;GM[1]SZ[5]KM[0];B[cc];W[bd];B[db])",
-                         options=ScoreOptions(dead_stones="none"))  # type: ignore[arg-type]
+                         settings=Settings(dead_stones="none"))  # type: ignore[arg-type]
     game = report.games[0]
     root = parse(render_svg(scored_picture(game, game.scores[0])))
     last = [el for el in root.iter() if el.get("class") == "last-move"]
@@ -89,7 +90,7 @@ def test_dead_group_and_territory_marked() -> None:
 
 
 def test_seki_points_marked_under_japanese_counted_under_chinese() -> None:
-    report = score_file(FIXTURES / "seki.sgf", ScoreOptions(rules=("chinese",)))
+    report = score_file(FIXTURES / "seki.sgf", Settings(compare=("chinese",)))
     game = report.games[0]
     japanese, chinese = game.scores[0], game.scores[1]
     assert (japanese.ruleset.name, chinese.ruleset.name) == ("japanese", "chinese")
@@ -112,7 +113,7 @@ def test_points_to_fill_marked_under_territory_counting() -> None:
     # . . X O .
     report = score_bytes(b"(;GM[1]SZ[5]KM[0]RU[Japanese]AB[ca][bb][cc][cd][ce]"
                          b"AW[da][cb][dc][ed][de];B[];W[])",
-                         options=ScoreOptions(rules=("chinese",),
+                         settings=Settings(compare=("chinese",),
                                               dead_stones="none"))  # type: ignore[arg-type]
     game = report.games[0]
     japanese = parse(render_svg(scored_picture(game, game.scores[0])))
@@ -129,7 +130,7 @@ def test_points_to_fill_marked_under_territory_counting() -> None:
 def test_marks_agree_with_the_count(fixture: str) -> None:
     """For every fixture and every preset: a colour's territory marks are as many as the
     count's empty points less seki points and points still to fill."""
-    report = score_file(FIXTURES / fixture, ScoreOptions(all_rules=True))
+    report = score_file(FIXTURES / fixture, Settings(compare=tuple(PRESETS)))
     for game in report.games:
         if game.position is None:
             continue

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import codes, game_of
 
-from sgfcheck.check import check_bytes
-from sgfcheck.records import load_bytes
+from sgfcheck.records.record import load_bytes
+from sgfcheck.replay.check import check_bytes
+from sgfcheck.settings import Settings
 
 
 def file_codes(data: bytes) -> list[str]:
@@ -99,7 +100,7 @@ def test_unknown_ca_is_a_warning_not_a_failure() -> None:
 def test_komi_normalisation(km: str, ap: str, expected: float) -> None:
     g = game_of(f"(;GM[1]SZ[19]KM[{km}]{ap}RU[Japanese];B[pd])".encode())
     assert g.game.komi == expected
-    assert g.rules is not None and g.rules.ruleset.komi == expected
+    assert g.context is not None and g.context.komi == expected
     if km not in ("-5.5",):
         (note,) = [f for f in g.findings if f.code.code == "SGF016"]
         assert note.message.startswith(f"KM[{km}] -> {expected:g}")
@@ -108,7 +109,7 @@ def test_komi_normalisation(km: str, ap: str, expected: float) -> None:
 def test_empty_komi_falls_back_with_a_warning() -> None:
     g = game_of(b"(;GM[1]SZ[19]KM[]RU[Chinese];B[pd])")
     assert codes(g, "SGF015") == [("SGF015", None, None)]
-    assert g.rules is not None and g.rules.ruleset.komi == 7.5
+    assert g.context is not None and g.context.komi == 7.5
 
 
 def test_handicap_in_second_node_fox() -> None:
@@ -242,9 +243,8 @@ def test_variations_are_checked_on_request() -> None:
     data = b"(;GM[1]SZ[9];B[ee](;W[cc])(;W[ee]))"
     main = check_bytes(data).games[0]
     assert main.illegal_moves == []
-    from sgfcheck.check import CheckOptions
 
-    every = check_bytes(data, options=CheckOptions(variations=True)).games[0]
+    every = check_bytes(data, settings=Settings(variations=True)).games[0]
     (f,) = every.illegal_moves
     assert (f.code.code, f.move, f.extra["variation"]) == ("RUL001", 2, [1])
     assert every.lines_checked == 2

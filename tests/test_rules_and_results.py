@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from sgfcheck.results import parse_result
-from sgfcheck.rules import (
-    PRESETS,
-    HandicapBonus,
-    KoRule,
-    Scoring,
-    SuicideRule,
-    Tax,
-    parse_rules_string,
-    rules_from_ru,
-)
+from sgfcheck.records.context import Origin
+from sgfcheck.records.results import parse_result
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.rules.ruleset import HandicapBonus, KoRule, Scoring, SuicideRule, Tax
+from sgfcheck.rules.spellings import parse_rules_string, rules_from_ru
+from sgfcheck.settings import Settings
 
 
 @pytest.mark.parametrize(
@@ -108,7 +103,7 @@ def test_unreadable_result() -> None:
 
 
 def test_explicit_parameters_are_those_the_string_sets() -> None:
-    from sgfcheck.rules import explicit_parameters
+    from sgfcheck.rules.spellings import explicit_parameters
 
     assert explicit_parameters("japanese:komi=0.5,ko=positional") == {"komi", "ko"}
     assert explicit_parameters("japanese") == frozenset()
@@ -116,12 +111,13 @@ def test_explicit_parameters_are_those_the_string_sets() -> None:
 
 
 def test_a_komi_in_the_rules_string_wins_over_km() -> None:
-    from sgfcheck.check import CheckOptions, check_bytes
+    from sgfcheck.replay.check import check_bytes
 
     data = b"(;GM[1]SZ[9]KM[6.5]RU[Japanese];B[ee])"
-    (game,) = check_bytes(data, options=CheckOptions(rules="japanese:komi=0.5")).games
-    assert game.rules is not None
-    assert (game.rules.ruleset.komi, game.rules.komi_source) == (0.5, "ruleset default")
-    (game,) = check_bytes(data, options=CheckOptions(rules="japanese:ko=positional")).games
-    assert game.rules is not None and (game.rules.ruleset.komi, game.rules.komi_source) == (
-        6.5, "KM")
+    (game,) = check_bytes(data, settings=Settings(rules="japanese:komi=0.5")).games
+    assert game.context is not None
+    assert (game.context.komi, game.context.komi_origin, game.context.komi_detail) == (
+        0.5, Origin.USER, "--rules")
+    (game,) = check_bytes(data, settings=Settings(rules="japanese:ko=positional")).games
+    assert game.context is not None and (game.context.komi, game.context.komi_origin) == (
+        6.5, Origin.RECORD)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import codes, game
 
-from sgfcheck.board import BLACK, EMPTY, WHITE
-from sgfcheck.rules import KoRule, SuicideRule
-from sgfcheck.schema import game_dict
+from sgfcheck.output.schema import game_dict
+from sgfcheck.replay.board import BLACK, EMPTY, WHITE
+from sgfcheck.rules.ruleset import KoRule, SuicideRule
 
 
 def test_capture_removes_the_stone_and_counts_a_prisoner() -> None:
@@ -98,7 +98,7 @@ def test_ssk_and_nssk_disagree_on_a_position_made_by_a_pass() -> None:
 
 def test_triple_ko_is_a_long_cycle_under_japanese_rules() -> None:
     g = game("triple-ko.sgf")
-    assert g.rules is not None and g.rules.ruleset.name == "japanese"
+    assert g.context is not None and g.context.ruleset.name == "japanese"
     cycles = [f for f in g.findings if f.code.code == "RUL008"]
     assert len(cycles) == 1  # reported once, though the cycle is played twice
     assert (cycles[0].move, cycles[0].repeats_move, cycles[0].extra["cycle"]) == (6, 0, [1, 6])

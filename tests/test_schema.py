@@ -11,7 +11,7 @@ from conftest import FIXTURES, ROOT
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
-from sgfcheck.cli import app
+from sgfcheck.cli.app import app
 
 runner = CliRunner()
 SCHEMA = json.loads((ROOT / "sgfcheck" / "data" / "report.schema.json").read_text())

@@ -9,23 +9,25 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sgfcheck.adjudicate import ScoreOptions, score_file
-from sgfcheck.board import Board
-from sgfcheck.check import check_bytes
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.count import count
-from sgfcheck.deadstones import DeadStones
-from sgfcheck.position import analyse
-from sgfcheck.records import load_bytes
-from sgfcheck.replay import Replay, replay
-from sgfcheck.result_check import check_score as check_result
-from sgfcheck.results import parse_result
-from sgfcheck.rules import AGA, CHINESE, JAPANESE, PRESETS, parse_rules_string
+from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.records.record import load_bytes
+from sgfcheck.records.results import parse_result
+from sgfcheck.replay.board import Board
+from sgfcheck.replay.check import check_bytes
+from sgfcheck.replay.replay import Replay, replay
+from sgfcheck.rules.presets import AGA, CHINESE, JAPANESE, PRESETS
+from sgfcheck.rules.spellings import parse_rules_string
+from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.scoring.count import count
+from sgfcheck.scoring.position import analyse
+from sgfcheck.scoring.result_check import check_score as check_result
+from sgfcheck.settings import Settings
 from sgfcheck.status import Source
 
 
 def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: object):  # type: ignore[no-untyped-def]
-    report = score_file(FIXTURES / name, ScoreOptions(rules=tuple(rows.split(",")), **kw))  # type: ignore[arg-type]
+    report = score_file(FIXTURES / name, Settings(compare=tuple(rows.split(",")), **kw))  # type: ignore[arg-type]
     (game,) = report.games
     by_name = {s.ruleset.name: s for s in reversed(game.scores)}
     by_name["own"] = game.scores[0]

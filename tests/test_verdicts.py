@@ -7,20 +7,21 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, corpus_dir
+from conftest import CORPUS, FIXTURES
 from typer.testing import CliRunner
 
-from sgfcheck.adjudicate import GameScore, ScoreOptions, score_file
-from sgfcheck.cli import app
-from sgfcheck.conventions import is_fox
-from sgfcheck.records import load_bytes
-from sgfcheck.result_check import Basis
+from sgfcheck.cli.app import app
+from sgfcheck.records.record import load_bytes
+from sgfcheck.records.servers import Server
+from sgfcheck.scoring.adjudicate import GameScore, score_file
+from sgfcheck.scoring.result_check import Basis
+from sgfcheck.settings import Settings
 
 runner = CliRunner()
 
 
 def scored(path: Path, **options: object) -> GameScore:
-    (game,) = score_file(path, ScoreOptions(**options)).games  # type: ignore[arg-type]
+    (game,) = score_file(path, Settings(**options)).games  # type: ignore[arg-type]
     assert game.result_check is not None
     return game
 
@@ -105,9 +106,11 @@ def test_agreed_markup_keeps_a_strict_margin(tmp_path: Path) -> None:
 
 def test_fox_is_recognised_by_its_own_properties() -> None:
     fox = load_bytes((FIXTURES / "fox-komi-zero.sgf").read_bytes()).games[0]
-    assert is_fox(fox)
+    assert fox.server is Server.FOX
     gnugo = load_bytes(b"(;GM[1]SZ[9]AP[GNU Go:3.8]KM[0];B[ee])").games[0]
-    assert not is_fox(gnugo)  # GNU Go itself writes AP[GNU Go:3.8]; Fox adds TC/TT
+    assert gnugo.server is Server.UNKNOWN  # GNU Go itself writes AP[GNU Go:3.8]; Fox adds TC/TT
+    both = load_bytes(b"(;GM[1]SZ[9]AP[GNU Go:3.8]AP[foxwq]KM[650];B[ee])").games[0]
+    assert both.server is Server.FOX
 
 
 def test_json_and_csv_show_the_basis_and_assumptions(tmp_path: Path) -> None:
@@ -129,7 +132,7 @@ def test_json_and_csv_show_the_basis_and_assumptions(tmp_path: Path) -> None:
                                                  "markup": {"match": 1}}
 
 
-PRO = corpus_dir() / "pro19"
+PRO = CORPUS / "pro19"
 
 
 def pro(name: str) -> Path:

@@ -1,0 +1,96 @@
+"""``sgfcheck annotate``: a copy of a record with the findings, verdicts and territory in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    CompareOption,
+    DeadStonesOption,
+    EncodingOption,
+    EngineOption,
+    GameRulesOption,
+    KomiOption,
+    LimitOption,
+    RecordArgument,
+    RulesOption,
+    SeedOption,
+    check_writable,
+    compare_rows,
+    examples,
+    game_rules,
+    limits_of,
+    names,
+    not_the_input,
+    say,
+    usage_error,
+    validate,
+)
+from sgfcheck.escaping import terminal_text
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+
+def annotate(
+    file: RecordArgument,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
+                                         help="The annotated SGF to write (never the input).",
+                                         show_default=False)],
+    fix: Annotated[str | None, typer.Option(
+        metavar="WHAT,...", help="Also rewrite these properties as sgfcheck read them: komi "
+        "(KM; the komi RE matches under, when that is not the record's), rules (RU, when it "
+        "was missing, unknown, or RE matches under other rules).")] = None,
+    rules: RulesOption = "auto",
+    compare: CompareOption = None,
+    komi: KomiOption = None,
+    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
+    seed: SeedOption = 0,
+    engine: EngineOption = EngineName.NONE,
+    encoding: EncodingOption = None,
+    limit: LimitOption = None,
+    former_game_rules: GameRulesOption = None,
+) -> None:
+    """Write a copy of a record with the findings, verdicts and territory in it, for SGF editors.
+
+    The findings as comments at their moves, the verdict per ruleset and the RE check in the
+    root comment, and the territory of the game's own count as TB/TW. Every original property
+    and variation is kept; the input is never changed.
+
+    Exit status: as score (0 every scored result matches, 1 a mismatch, an unverifiable
+    result or an error finding), 2 usage error or unreadable input.
+    """
+    from sgfcheck.output.annotate import FIXABLE
+
+    wanted = frozenset(names(fix))
+    unknown = sorted(wanted - set(FIXABLE))
+    if unknown:
+        raise usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
+    rules, rows = compare_rows("annotate", rules, compare)
+    rules = game_rules("annotate", rules, former_game_rules)
+    validate([*rows, rules], encoding, komi)
+    limits = limits_of(limit)
+    check_writable("--output", output)
+    not_the_input(file, output)
+    settings = Settings(rules=rules, compare=rows, komi=komi, encoding=encoding,
+                        dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
+    from sgfcheck.cli.exits import score_status
+    from sgfcheck.cli.records import one_record
+    from sgfcheck.output.annotate import annotate as annotate_record
+    from sgfcheck.scoring.adjudicate import score_loaded
+
+    scored = score_loaded(one_record(file, settings, "annotate"), settings)
+    result = annotate_record(scored, wanted)
+    output.write_bytes(result.data)
+    say(f"{terminal_text(file)} -> {output}: {result.games} game(s) annotated, "
+        f"{result.comments} comment(s)", err=True)
+    for change in result.changes:
+        say(f"  {terminal_text(change)}", err=True)
+    raise typer.Exit(score_status(scored))
+
+
+EPILOG = examples(
+    "sgfcheck annotate game.sgf -o checked.sgf",
+    "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
+    "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --compare chinese,aga")

@@ -1,0 +1,182 @@
+"""``sgfcheck batch``: check and score every game of an archive, one report row a game."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    EncodingOption,
+    EngineOption,
+    KomiOption,
+    LimitOption,
+    QuietOption,
+    RulesOption,
+    WideOption,
+    batch_progress,
+    check_writable,
+    examples,
+    limits_of,
+    say,
+    usage_error,
+    validate,
+    width,
+    write_page,
+)
+from sgfcheck.cli.exits import ExitStatus, FailPolicy
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+
+def batch(
+    inputs: Annotated[
+        list[str],
+        typer.Argument(metavar="INPUT...", help="Files, folders (recursive), globs, "
+                       ".zip/.tar/.tar.gz archives, or "
+                       "'-' to read paths from standard input.", show_default=False),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Report file: .jsonl (one JSON object "
+                                  "per game) or .csv.")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Complete this earlier report: skip the "
+                                  "files it holds "
+                                  "and append the rest.")
+    ] = None,
+    jobs: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per core).")
+                    ] = 0,
+    timeout: Annotated[float, typer.Option(metavar="S", help="Seconds allowed per file (0: no "
+                                           "limit).")] = 30.0,
+    rules: RulesOption = "auto",
+    komi: KomiOption = None,
+    fail_on: Annotated[
+        FailPolicy, typer.Option(help="Exit 1 when: error (any error finding or unreadable "
+                                 "input), illegal (an illegal move), mismatch (an RE mismatch), "
+                                 "never.")
+    ] = FailPolicy.ERROR,
+    duplicates: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Write the duplicate groups to this JSON "
+                                  "file.")
+    ] = None,
+    summary_json: Annotated[
+        Path | None, typer.Option("--summary-json", metavar="FILE",
+                                  help="Write the summary to this JSON file.")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(metavar="ADDRESS", help="Run on a Dask cluster: "
+                                 "tcp://HOST:PORT of its scheduler, or 'local' for a "
+                                 "LocalCluster of --jobs worker processes (needs "
+                                 "the distributed extra: pip install 'sgfcheck\\[distributed]'). "
+                                 "Same rows, order and "
+                                 "summary as a local run.")
+    ] = None,
+    out_dir: Annotated[
+        str | None, typer.Option("--out-dir", metavar="DIR", help="For very large runs: the "
+                                 "report as parts, one JSON Lines file per partition written "
+                                 "by the worker that ran it, and a manifest (a local folder or "
+                                 "an fsspec URL); running the command again continues it; join "
+                                 "with 'sgfcheck report merge DIR'.")
+    ] = None,
+    part_size: Annotated[int, typer.Option(metavar="N", min=1, max=10_000_000,
+                                           help="Files in a partition of --out-dir.")
+                         ] = 10_000,
+    html_page: Annotated[
+        Path | None, typer.Option("--html", metavar="FILE", help="Write a self-contained page: "
+                                  "the summary, a sortable and filterable table of the problem "
+                                  "games (illegal moves, errors, results that do not match), "
+                                  "each with its board (the first 500).")
+    ] = None,
+    encoding: EncodingOption = None,
+    dead_stones: Annotated[
+        DeadStoneChoice,
+        typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
+                     "an archive run asks for the estimate (auto).")
+    ] = DeadStoneChoice.MARKUP,
+    engine: EngineOption = EngineName.NONE,
+    limit: LimitOption = None,
+    wide: WideOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Check and score every game of an archive; one report row per game, a summary at the end.
+
+    Exit status per --fail-on (default: 1 on any error finding or unreadable input), 2 on a usage
+    error.
+    """
+    validate([rules], encoding, komi)
+    if resume is not None and out is not None and resume != out:
+        raise usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
+    most = max(8, 4 * (os.cpu_count() or 1))
+    if not 0 <= jobs <= most:
+        # Each worker is a process of tens of MB: a huge number would exhaust the machine.
+        raise usage_error(f"--jobs takes a number from 0 (one per core) to {most} (four per "
+                          "core)")
+    if not 0 <= timeout <= 86400:  # also false for nan
+        raise usage_error("--timeout takes seconds from 0 (no limit) to 86400")
+    limits = limits_of(limit)
+    for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
+                         ("--summary-json", summary_json), ("--html", html_page)):
+        check_writable(option, path)
+    if out_dir is not None:
+        for option, value in (("--out", out), ("--resume", resume), ("--html", html_page),
+                              ("--duplicates", duplicates)):
+            if value is not None:
+                raise usage_error(f"--out-dir writes the report as parts: {option} goes with "
+                                  "'sgfcheck report merge DIR' (resume: run the same command "
+                                  "again)")
+    settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,
+                        engine=engine, limits=limits, timeout=timeout)
+    # Imported when used (pebble, the pages): the other commands start faster without them.
+    from sgfcheck.cli.exits import batch_status
+    from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
+    from sgfcheck.output.text import render_summary_text
+    from sgfcheck.run.batch import BatchOptions, Problems, RunStopped
+    from sgfcheck.run.report import ReportProblem, write_parts, write_report
+
+    options = BatchOptions(settings=settings, jobs=jobs)
+    problems = Problems() if html_page is not None else None
+    progress, finish = batch_progress(inputs, quiet)
+    stdin = sys.stdin if "-" in inputs else None
+    try:
+        if out_dir is not None:
+            summary = write_parts(inputs, options, out_dir, part_size, scheduler=scheduler,
+                                  stdin=stdin, progress=progress)
+        else:
+            summary = write_report(inputs, options, out=out, resume=resume, scheduler=scheduler,
+                                   stdin=stdin, progress=progress, problems=problems)
+    except KeyboardInterrupt:
+        finish()
+        if out_dir is not None:
+            typer.echo("interrupted: the folder holds every partition finished so far; run the "
+                       "same command again to finish it", err=True)
+        else:
+            typer.echo("interrupted: the report holds every file finished so far; complete it "
+                       "with --resume", err=True)
+        raise typer.Exit(ExitStatus.INTERRUPTED) from None
+    except (ReportProblem, RunStopped) as exc:
+        finish()
+        raise usage_error(str(exc)) from None
+    finish()
+    say(render_summary_text(summary, width(wide)))
+    if out_dir is not None:
+        say(f"parts written to {out_dir}; duplicates across parts and one report: "
+            f"sgfcheck report merge {out_dir}")
+    if duplicates is not None:
+        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
+    if summary_json is not None:
+        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    if html_page is not None and problems is not None:
+        from sgfcheck.output.html import batch_page
+
+        write_page(batch_page(summary, problems.shown, problems.more), html_page)
+    raise typer.Exit(batch_status(summary, fail_on))
+
+
+EPILOG = examples(
+    "sgfcheck batch archive/ games.zip more.tar.gz --out report.jsonl",
+    "sgfcheck batch archive/ --resume report.jsonl",
+    "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
+    "sgfcheck batch uploads/ --timeout 10 --limit memory=512 --limit file-size=1M")

@@ -1,0 +1,82 @@
+"""``sgfcheck check``: replay each game and report every illegal move."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    EncodingOption,
+    InputsArgument,
+    KomiOption,
+    LimitOption,
+    OutputFileOption,
+    QuietOption,
+    RulesOption,
+    WideOption,
+    document_output,
+    each_input,
+    examples,
+    format_option,
+    limits_of,
+    load,
+    output_format,
+    validate,
+    width,
+)
+from sgfcheck.output.formats import Style
+from sgfcheck.rules.ruleset import KoRule, SuicideRule
+from sgfcheck.settings import Settings
+
+
+def check(
+    files: InputsArgument,
+    rules: RulesOption = "auto",
+    ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,
+    suicide: Annotated[
+        SuicideRule | None, typer.Option(help="Override the suicide rule.")
+    ] = None,
+    komi: KomiOption = None,
+    variations: Annotated[
+        bool, typer.Option("--variations", metavar="",
+                           help="Check every variation, not only the main line.")
+    ] = False,
+    all_rules: Annotated[
+        bool,
+        typer.Option("--all-rules", metavar="",
+                     help="Show each illegal move's verdict under every preset."),
+    ] = False,
+    format_name: Annotated[str, format_option("check")] = "text",
+    output: OutputFileOption = None,
+    encoding: EncodingOption = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in tables.")
+    ] = False,
+    limit: LimitOption = None,
+    wide: WideOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Replay each game and report every illegal move.
+
+    Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
+    """
+    validate([rules], encoding, komi)
+    settings = Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
+                        all_rules=all_rules, encoding=encoding, limits=limits_of(limit))
+    fmt = output_format("check", format_name)
+    document_output(output, fmt)
+    from sgfcheck.cli.exits import check_status
+    from sgfcheck.replay.check import check_loaded
+
+    raise typer.Exit(each_input(
+        files, load(files, encoding, settings.limits), quiet,
+        lambda loaded, on_game: check_loaded(loaded, settings, on_game), fmt,
+        Style(verbose, width(wide)), check_status, output))
+
+
+EPILOG = examples(
+    "sgfcheck check game.sgf",
+    "sgfcheck check --all-rules --format json games/*.sgf",
+    "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
+    "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf")

@@ -1,0 +1,459 @@
+"""What the commands share: the options every command spells the same way, the settings built
+from them, usage errors, safe printing, the width of text, progress on standard error, and the
+loop that reads each input, hands it to the library and prints its report.
+
+Only light modules are imported here (Typer, the settings and rules records, the limits): a
+command imports the library when it runs, so ``sgfcheck --version`` and ``--help`` start fast.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from sgfcheck.cli.exits import ExitStatus
+from sgfcheck.escaping import terminal_text
+from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
+from sgfcheck.output.formats import OutputFormat, Style
+from sgfcheck.settings import DeadStoneChoice, EngineName
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.records.inputs import Skipped
+    from sgfcheck.records.record import LoadedFile
+
+
+def examples(*lines: str) -> str:
+    """A command's epilog: examples, one a paragraph (so that help keeps them apart)."""
+    return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in lines)
+
+
+# --- options every command spells the same way --------------------------------------------------
+
+RULES_HELP = ("The game's ruleset: 'auto' (from RU), a preset (see sgfcheck rules), "
+              "preset:param=value,... or a KataGo rule string.")
+RulesOption = Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)]
+KomiOption = Annotated[float | None, typer.Option(
+    "--komi", metavar="X", help="The komi, whatever KM says.", show_default=False)]
+DEAD_STONES_HELP = (
+    "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
+    "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
+    "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
+    "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
+DeadStonesOption = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
+                                                           help=DEAD_STONES_HELP)]
+SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
+SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help=SEED_HELP)]
+ENGINE_HELP = (
+    "An engine the estimate asks about the chains it cannot decide (uncertain, or decided with "
+    "a confidence under 0.8), with --dead-stones auto or estimate: katago (one network "
+    "evaluation, only for a position with such a chain; sgfcheck engines install katago) or "
+    "none. Each chain's source says who decided it. Also SGFCHECK_ENGINE.")
+EngineOption = Annotated[EngineName, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
+                                                  help=ENGINE_HELP)]
+EncodingOption = Annotated[str | None, typer.Option(
+    "--encoding", metavar="CODEC", help="Read every file in this encoding, whatever CA says.",
+    show_default=False)]
+LIMIT_HELP_TEXT = (
+    "A limit on the work one file may cause, NAME=VALUE, repeatable; a limit reached is finding "
+    "SGF035 on that file. Names and defaults: "
+    + ", ".join(DEFAULT_LIMITS.describe(name.replace("-", "_")) for name in LIMIT_HELP)
+    + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
+LimitOption = Annotated[list[str] | None, typer.Option(
+    "--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False)]
+WideOption = Annotated[bool, typer.Option(
+    "--wide", metavar="", help="Tables as wide as they are: every column, no wrapping (default: "
+    "fit the terminal, COLUMNS, or 100 columns).")]
+QuietOption = Annotated[bool, typer.Option(
+    "--quiet", "-q", metavar="", help="No progress display (it only ever shows on a terminal, "
+    "on standard error).")]
+MoveOption = Annotated[int | None, typer.Option(
+    "--move", metavar="N", help="The position after this move instead of the final one.",
+    show_default=False)]
+CompareOption = Annotated[str | None, typer.Option(
+    "--compare", metavar="NAME,...", help="Rulesets counted beside the game's own, "
+    "comma-separated (default: tromp-taylor,chinese,japanese,aga,stone-scoring).",
+    show_default=False)]
+GameRulesOption = Annotated[str | None, typer.Option(
+    "--game-rules", metavar="NAME", hidden=True,
+    help="The former spelling of --rules on score and annotate (kept for one release).")]
+InputsArgument = Annotated[list[str], typer.Argument(
+    metavar="INPUT...", show_default=False,
+    help="Records (SGF, GIB, NGF, UGF), folders (recursive), globs, .zip/.tar/.tar.gz archives, "
+         "or '-' for one record on standard input.")]
+RecordArgument = Annotated[str, typer.Argument(
+    metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or '-' for standard input.",
+    show_default=False)]
+OutputFileOption = Annotated[Path | None, typer.Option(
+    "--output", "-o", metavar="FILE", help="With --format html: write the page here (default: "
+    "standard output).", show_default=False)]
+
+
+# --- errors and printing ----------------------------------------------------------------------
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """Print text made for people; anything from the input in it (names, values) has its
+    control and format characters shown escaped, so no file can drive the terminal."""
+    typer.echo(terminal_text(text), err=err)
+
+
+def usage_error(message: str) -> typer.Exit:
+    say(f"sgfcheck: {message}", err=True)
+    return typer.Exit(ExitStatus.USAGE)
+
+
+def note(message: str) -> None:
+    """A note on standard error (an old spelling, say); never in the output itself."""
+    say(f"sgfcheck: note: {message}", err=True)
+
+
+def width(wide: bool) -> int | None:
+    """The width text output fits: ``COLUMNS``, else the terminal's, else 100; None with
+    ``--wide``."""
+    return None if wide else max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
+def names(text: str | None) -> tuple[str, ...]:
+    """A comma-separated option's values."""
+    return tuple(n.strip() for n in text.split(",") if n.strip()) if text else ()
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+def limits_of(specs: list[str] | None) -> Limits:
+    try:
+        return DEFAULT_LIMITS.with_specs(specs or [])
+    except ValueError as exc:
+        raise usage_error(str(exc)) from None
+
+
+def validate(rules: Iterable[str], encoding: str | None, komi: float | None = None) -> None:
+    """Usage errors (exit 2) for unknown rulesets, encodings or komi, before any file is read."""
+    from sgfcheck.records.encoding import codec_for
+    from sgfcheck.rules.ruleset import komi_value
+    from sgfcheck.rules.spellings import parse_rules_string
+
+    if komi is not None:
+        try:
+            komi_value(komi)
+        except ValueError as exc:
+            raise usage_error(f"--komi: {exc}") from None
+    for name in rules:
+        if name != "auto":
+            try:
+                parse_rules_string(name)
+            except ValueError as exc:
+                raise usage_error(str(exc)) from None
+    if encoding is not None and codec_for(encoding) is None:
+        raise usage_error(f"unknown encoding {encoding!r}")
+
+
+def dead_points(text: str | None) -> tuple[str, ...]:
+    """``--dead D4,Q16``: the points, each a usage error unless it is a point name."""
+    from sgfcheck.points import parse_point_name
+
+    points = names(text)
+    for name in points:
+        try:
+            parse_point_name(name, 52, 52)
+        except ValueError:
+            raise usage_error(f"--dead: {name!r} is not a point like D4") from None
+    return points
+
+
+def game_rules(command: str, rules: str, old: str | None) -> str:
+    """The game's ruleset, from ``--rules`` or the former ``--game-rules`` (said once)."""
+    if old is None:
+        return rules
+    note(f"--game-rules is spelled --rules now, as on every command (the old spelling works "
+         f"until the next release); sgfcheck {command} --compare names the other rows")
+    if rules != "auto" and rules != old:
+        raise usage_error("--rules and --game-rules name different rulesets")
+    return old
+
+
+def compare_rows(command: str, rules: str, compare: str | None) -> tuple[str, tuple[str, ...]]:
+    """``score``/``annotate``: the game's ruleset and the rows besides it. ``--rules`` with a
+    comma-separated list is the former spelling of ``--compare`` (kept for one release)."""
+    rows = names(compare)
+    if "," in rules:
+        note(f"on {command}, --rules names the game's ruleset now, as on every command; a list "
+             "of rows is --compare (the old spelling works until the next release)")
+        if rows:
+            raise usage_error("--rules lists rows (the former spelling) and --compare too")
+        return "auto", names(rules)
+    return rules, rows
+
+
+# --- writing files ------------------------------------------------------------------------------
+
+
+def check_writable(option: str, path: Path | None) -> None:
+    """A usage error, before any work, for an output file that cannot be written."""
+    if path is None:
+        return
+    try:
+        if path.is_dir():
+            raise usage_error(f"{option} {path}: is a folder, not a file")
+        folder = path.parent
+        if not folder.is_dir():
+            raise usage_error(f"{option} {path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise usage_error(f"{option} {path}: not writable")
+    except (OSError, ValueError) as exc:  # a name too long, a NUL in it...
+        raise usage_error(f"{option}: {exc}") from None
+
+
+def not_the_input(file: str, output: Path) -> None:
+    """A usage error when the output file is the input: inputs are never changed."""
+    if file != "-" and output.exists() and Path(file).exists() and (
+            output.resolve() == Path(file).resolve()):
+        raise usage_error("--output is the input file; the input is never changed")
+
+
+def write_page(page: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(page, nl=False)
+    else:
+        output.write_text(page, encoding="utf-8")
+        say(f"page written: {output} ({len(page.encode('utf-8')) // 1024} KB)", err=True)
+
+
+def document_output(output: Path | None, fmt: OutputFormat) -> None:
+    """``--output`` goes with a document format (a page); it is checked before any work."""
+    if output is not None and not fmt.document:
+        raise usage_error("--output is for --format html (the other formats go to standard "
+                          "output)")
+    check_writable("--output", output)
+
+
+# --- the loop of check, score and life ----------------------------------------------------------
+
+
+def show(text: str, fmt: OutputFormat) -> None:
+    """Print a rendered report: as it is when the format escapes for itself (JSON), else made
+    safe for a terminal."""
+    if fmt.safe:
+        typer.echo(text)
+    else:
+        say(text)
+
+
+Report = TypeVar("Report")
+
+
+def load(files: list[str], encoding: str | None, limits: Limits,
+         move: int | None = None) -> Iterable[LoadedFile | Skipped]:
+    """The inputs of a command, read one by one. With ``--move N`` all are read first: a move
+    past the end of a game is a usage error before any work."""
+    from sgfcheck.records.inputs import Skipped
+    from sgfcheck.records.loading import load_inputs, past_the_end
+
+    inputs = load_inputs(files, encoding, limits, sys.stdin.buffer)
+    if move is None:
+        return inputs
+    if move < 0:
+        raise usage_error("--move takes a move number from 0")
+    read = list(inputs)
+    for loaded in read:
+        if not isinstance(loaded, Skipped):
+            why = past_the_end(loaded, move)
+            if why is not None:
+                raise usage_error(f"--move {move}: {why}")
+    return read
+
+
+def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: bool,
+               process: Callable[[LoadedFile, Callable[[], None] | None], Report],
+               fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
+               output: Path | None = None) -> ExitStatus:
+    """Each record processed by the library (with progress), rendered as the format says, each
+    skipped file said; the worst exit status. Inputs that hold no record at all are a usage
+    error."""
+    from sgfcheck.records.inputs import Skipped
+
+    worst = ExitStatus.OK
+    read = 0
+    reports: list[Report] = []
+    track = _Tracker(files, quiet)
+    try:
+        for loaded in inputs:
+            if isinstance(loaded, Skipped):
+                path, member = loaded.key
+                name = path if member is None else f"{path}:{member}"
+                shown = fmt.render_skipped(name, loaded.reason)
+                if shown is None:
+                    say(f"{name}: skipped, {loaded.reason}", err=True)
+                else:
+                    show(shown, fmt)
+                continue
+            read += 1
+            report = process(loaded, track.file_read(len(loaded.games)))
+            track.file_done()
+            if fmt.each is not None:
+                show(fmt.render_each(report, style), fmt)
+            else:
+                reports.append(report)
+            worst = max(worst, status(report))
+    finally:
+        track.bar.close()
+    if not read:
+        raise usage_error("no record in the inputs (see the files skipped above)")
+    if fmt.whole is not None:
+        text = fmt.render_whole(reports, style)
+        if fmt.document:
+            write_page(text, output)
+        else:
+            typer.echo(text, nl=False)
+    return worst
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+
+def showing(quiet: bool) -> bool:
+    return not quiet and sys.stderr.isatty()
+
+
+class ProgressBar:
+    """A progress bar on standard error with a total (when known), the count, the rate, the time
+    left and the time taken; nothing at all when ``enabled`` is false (standard error is not a
+    terminal, or ``--quiet``). The total may grow as inputs are read (games of each file)."""
+
+    def __init__(self, unit: str, total: int | None, enabled: bool,
+                 console: Console | None = None) -> None:
+        self.display: Any = None
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.display = Progress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), _rate_column(), TimeRemainingColumn(),
+                                TimeElapsedColumn(), console=console or Console(stderr=True),
+                                transient=True)
+        self.task = self.display.add_task(unit, total=total, unit=unit)
+        self.display.start()
+
+    def add_total(self, n: int) -> None:
+        if self.display is not None:
+            total = self.display.tasks[0].total or 0
+            self.display.update(self.task, total=total + n)
+
+    def advance(self, n: int = 1) -> None:
+        if self.display is not None:
+            self.display.advance(self.task, n)
+
+    def update(self, completed: int, description: str | None = None) -> None:
+        if self.display is not None:
+            self.display.update(self.task, completed=completed, description=description)
+
+    def close(self) -> None:
+        if self.display is not None:
+            self.display.stop()
+
+
+def _rate_column() -> Any:
+    """Items per second (rich's own speed column is for bytes)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:.1f} {task.fields.get('unit', '')}/s" if speed else "")
+
+    return RateColumn()
+
+
+class _Tracker:
+    """Progress of ``check``/``score``/``life``: over files (their total counted first) when the
+    inputs hold several records, over games (known once the file is read) when they hold one."""
+
+    def __init__(self, inputs: list[str], quiet: bool) -> None:
+        shown = showing(quiet)
+        files = None
+        if shown:
+            from sgfcheck.records.inputs import count_records
+
+            files = count_records(inputs)
+        self.per_file = files is None or files > 1
+        self.bar = ProgressBar("files" if self.per_file else "games",
+                               files if self.per_file else 0, shown)
+
+    def file_read(self, games: int) -> Callable[[], None] | None:
+        """Before a file's games: the callback for each game (None when counting files)."""
+        if self.per_file:
+            return None
+        self.bar.add_total(games)
+        return self.bar.advance
+
+    def file_done(self) -> None:
+        if self.per_file:
+            self.bar.advance()
+
+
+def batch_progress(inputs: list[str], quiet: bool
+                   ) -> tuple[Callable[[Summary], None], Callable[[], None]]:
+    """A progress bar over the records on a terminal (their total counted first where that is
+    cheap), plain log lines every 10 s otherwise; nothing with ``--quiet``."""
+    if showing(quiet):
+        from sgfcheck.records.inputs import count_records
+
+        bar = ProgressBar("files", count_records(inputs), True)
+
+        def update(summary: Summary) -> None:
+            bar.update(summary.files, f"{summary.games} games")
+
+        return update, bar.close
+    last = [time.monotonic()]
+
+    def log(summary: Summary) -> None:
+        now = time.monotonic()
+        if not quiet and now - last[0] >= 10:
+            last[0] = now
+            print(f"sgfcheck batch: {summary.files} files, {summary.games} games, "
+                  f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)
+
+    return log, lambda: None
+
+
+# --- formats ----------------------------------------------------------------------------------
+
+
+def format_option(command: str) -> Any:
+    """The ``--format`` option of a command: the formats registered for it
+    (:mod:`sgfcheck.output.formats`), the first by default."""
+    from sgfcheck.output.formats import FORMATS
+
+    choices = FORMATS[command]
+    helps = "; ".join(f"{name}: {fmt.help}" for name, fmt in choices.items())
+    return typer.Option("--format", metavar="|".join(choices), help=f"{helps}.")
+
+
+def output_format(command: str, name: str) -> OutputFormat:
+    from sgfcheck.output.formats import FORMATS
+
+    found = FORMATS[command].get(name)
+    if found is None:
+        raise usage_error(f"--format {name!r}: {command} writes "
+                          + ", ".join(FORMATS[command]))
+    return found

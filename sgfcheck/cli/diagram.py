@@ -1,0 +1,102 @@
+"""``sgfcheck diagram``: a position as SVG or PNG, with its dead stones and territory, or an
+illegal move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    DeadStonesOption,
+    EncodingOption,
+    EngineOption,
+    KomiOption,
+    LimitOption,
+    RecordArgument,
+    RulesOption,
+    SeedOption,
+    check_writable,
+    examples,
+    limits_of,
+    say,
+    usage_error,
+    validate,
+)
+from sgfcheck.cli.exits import ExitStatus
+from sgfcheck.escaping import terminal_text
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+
+def diagram(
+    file: RecordArgument,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Write here: .svg, or .png (needs the png "
+        "extra). Default: SVG on standard output.", show_default=False)] = None,
+    game_no: Annotated[int, typer.Option("--game", metavar="N", min=1,
+                                         help="Which game of a collection.")] = 1,
+    move: Annotated[int | None, typer.Option(
+        metavar="N", help="The position after this move (default: the end); with --illegal, "
+        "the illegal move N.")] = None,
+    rules: RulesOption = "auto",
+    komi: KomiOption = None,
+    illegal: Annotated[bool, typer.Option(
+        "--illegal", metavar="", help="Draw an illegal move (the first, or --move N) on the "
+        "position before it, with the stones it concerns.")] = False,
+    numbers: Annotated[bool, typer.Option("--numbers", metavar="",
+                                          help="Write move numbers on the stones.")] = False,
+    plain: Annotated[bool, typer.Option("--plain", metavar="", help="Stones only: no dead "
+                                        "stones, territory or seki marks.")] = False,
+    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
+    seed: SeedOption = 0,
+    engine: EngineOption = EngineName.NONE,
+    encoding: EncodingOption = None,
+    limit: LimitOption = None,
+) -> None:
+    """Draw a position as SVG or PNG, with its dead stones and territory, or an illegal move.
+
+    Stones, the last move, dead stones, each colour's territory as the game's ruleset (--rules)
+    counts it, seki points, points still to fill; or an illegal move on the position before it.
+
+    Every stone is one element with the classes 'stone black' or 'stone white' (plus 'dead',
+    'seki', 'uncertain', 'concerned') and data-point="D4", for CSS. Exit status: 0 drawn,
+    2 usage error or unreadable input.
+    """
+    validate([rules], encoding, komi)
+    limits = limits_of(limit)
+    check_writable("--output", output)
+    suffix = output.suffix.lower() if output is not None else ".svg"
+    if suffix not in (".svg", ".png"):
+        raise usage_error(f"--output {output}: write .svg or .png")
+    settings = Settings(rules=rules, komi=komi, move=move, encoding=encoding,
+                        dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
+    from sgfcheck.cli.records import one_game
+    from sgfcheck.output.diagrams import Unavailable, picture_of
+    from sgfcheck.output.svg import PngUnavailable, render_svg, svg_to_png
+
+    report = one_game(file, settings, game_no, "draw")
+    try:
+        picture = picture_of(report, settings, illegal=illegal, plain=plain, numbers=numbers)
+    except Unavailable as exc:
+        raise usage_error(f"{file} game {game_no}: {exc}") from None
+    svg = render_svg(picture)
+    if output is None:
+        typer.echo(svg)
+        raise typer.Exit(ExitStatus.OK)
+    if suffix == ".png":
+        try:
+            output.write_bytes(svg_to_png(svg))
+        except PngUnavailable as exc:
+            raise usage_error(str(exc)) from None
+    else:
+        output.write_text(svg + "\n", encoding="utf-8")
+    say(f"{terminal_text(file)} game {game_no}: {terminal_text(picture.title)} -> {output}",
+        err=True)
+    raise typer.Exit(ExitStatus.OK)
+
+
+EPILOG = examples(
+    "sgfcheck diagram game.sgf -o final.svg",
+    "sgfcheck diagram game.sgf --rules chinese --move 180 --numbers -o move180.png",
+    "sgfcheck diagram game.sgf --illegal -o illegal.svg")

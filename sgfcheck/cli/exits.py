@@ -1,0 +1,92 @@
+"""Exit status of each command: one policy per command, decided here and documented in README.
+
+- ``check``: 0 nothing worse than warnings, 1 an illegal move or another error finding, 2 an
+  input that could not be read at all.
+- ``score``: 0 every scored result matches (or is not a score), 1 a mismatch, an unverifiable
+  result, a game that could not be scored or an error finding, 2 unreadable input.
+- ``life``: 0, 1 a game that could not be judged or a failed dead-stone source (``LIF…``), 2
+  unreadable input.
+- ``batch``: per :class:`FailPolicy`.
+
+With several files the highest status wins. A usage error is 2 and an interruption 130,
+whatever the command.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from sgfcheck.strenum import StrEnum
+
+if TYPE_CHECKING:
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.replay.check import FileReport
+    from sgfcheck.scoring.adjudicate import FileLife, FileScore
+
+
+class ExitStatus(IntEnum):
+    OK = 0
+    FOUND = 1
+    """Something is wrong with the records (what, depends on the command)."""
+    USAGE = 2
+    """A usage error, or an input that could not be read at all."""
+    INTERRUPTED = 130
+
+
+class FailPolicy(StrEnum):
+    """``batch --fail-on``: what makes the run exit with status 1."""
+
+    ERROR = "error"
+    """Any error finding or unreadable input."""
+    ILLEGAL = "illegal"
+    """An illegal move."""
+    MISMATCH = "mismatch"
+    """An RE mismatch."""
+    NEVER = "never"
+
+
+def check_status(report: FileReport) -> ExitStatus:
+    if report.unreadable:
+        return ExitStatus.USAGE
+    return ExitStatus.FOUND if report.has_errors else ExitStatus.OK
+
+
+def score_status(report: FileScore) -> ExitStatus:
+    from sgfcheck.scoring.result_check import CheckStatus
+
+    if report.check.unreadable:
+        return ExitStatus.USAGE
+    if report.check.has_errors:
+        return ExitStatus.FOUND
+    for game in report.games:
+        if game.error or any(f.is_error for f in game.findings):
+            return ExitStatus.FOUND
+        if game.result_check and game.result_check.status in (CheckStatus.MISMATCH,
+                                                              CheckStatus.UNVERIFIABLE):
+            return ExitStatus.FOUND
+    return ExitStatus.OK
+
+
+def life_status(report: FileLife) -> ExitStatus:
+    if report.check.unreadable:
+        return ExitStatus.USAGE
+    if any(game.error or any(f.code.family == "LIF" for f in game.findings)
+           for game in report.games):
+        return ExitStatus.FOUND
+    return ExitStatus.OK
+
+
+def batch_status(summary: Summary, policy: FailPolicy) -> ExitStatus:
+    from sgfcheck.scoring.result_check import CheckStatus
+
+    if policy is FailPolicy.NEVER:
+        failed = False
+    elif policy is FailPolicy.MISMATCH:
+        failed = bool(summary.result_checks[CheckStatus.MISMATCH.value])
+    elif policy is FailPolicy.ILLEGAL:
+        failed = bool(summary.games_with_illegal)
+    else:
+        failed = bool(summary.unreadable or summary.timeouts or summary.input_problems
+                      or summary.errors)
+    return ExitStatus.FOUND if failed else ExitStatus.OK

@@ -1,0 +1,70 @@
+"""``sgfcheck life``: the status of every chain, and who decided it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    DeadStonesOption,
+    EncodingOption,
+    EngineOption,
+    InputsArgument,
+    KomiOption,
+    LimitOption,
+    MoveOption,
+    QuietOption,
+    RulesOption,
+    SeedOption,
+    WideOption,
+    each_input,
+    examples,
+    format_option,
+    limits_of,
+    load,
+    output_format,
+    validate,
+    width,
+)
+from sgfcheck.output.formats import Style
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+
+def life(
+    files: InputsArgument,
+    move: MoveOption = None,
+    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
+    seed: SeedOption = 0,
+    engine: EngineOption = EngineName.NONE,
+    rules: RulesOption = "auto",
+    komi: KomiOption = None,
+    format_name: Annotated[str, format_option("life")] = "text",
+    encoding: EncodingOption = None,
+    limit: LimitOption = None,
+    wide: WideOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
+
+    Exit status: 0, 1 when a game could not be judged or an engine failed, 2 usage error or
+    unreadable input.
+    """
+    validate([rules], encoding, komi)
+    limits = limits_of(limit)
+    fmt = output_format("life", format_name)
+    inputs = load(files, encoding, limits, move)
+    settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
+                        engine=engine, encoding=encoding, limits=limits)
+    from sgfcheck.cli.exits import life_status
+    from sgfcheck.scoring.adjudicate import life_loaded
+
+    raise typer.Exit(each_input(
+        files, inputs, quiet, lambda loaded, on_game: life_loaded(loaded, settings, on_game),
+        fmt, Style(width=width(wide)), life_status))
+
+
+EPILOG = examples(
+    "sgfcheck life game.sgf",
+    "sgfcheck life --move 150 --format json game.sgf",
+    "sgfcheck life --dead-stones gnugo game.sgf")

@@ -1,0 +1,61 @@
+"""``sgfcheck report merge``: the parts of a ``batch --out-dir`` run joined into one report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import WideOption, check_writable, examples, say, usage_error, width
+from sgfcheck.cli.exits import ExitStatus
+
+report_app = typer.Typer(help="Reports written by batch --out-dir: join the parts.",
+                         no_args_is_help=True)
+
+
+@report_app.command("merge", epilog=examples(
+    "sgfcheck report merge run/ -o report.jsonl",
+    "sgfcheck report merge s3://bucket/run --summary-json summary.json --duplicates dup.json"))
+def report_merge(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="The folder of batch --out-dir "
+                                          "(a local folder or an fsspec URL).",
+                                          show_default=False)],
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Join the parts, in input order, into this "
+        "JSON Lines report.")] = None,
+    summary_json: Annotated[Path | None, typer.Option(
+        "--summary-json", metavar="FILE", help="Write the summary to this JSON file.")] = None,
+    duplicates: Annotated[Path | None, typer.Option(
+        "--duplicates", metavar="FILE", help="Write every duplicate group (across all parts) "
+        "to this JSON file.")] = None,
+    wide: WideOption = False,
+) -> None:
+    """Join the parts of a batch --out-dir run into one report, recompute its summary and find
+    the duplicates across all parts.
+
+    Exit status: 0 merged, 1 some partitions are not complete (run the batch again), 2 usage
+    error (not such a folder).
+    """
+    from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
+    from sgfcheck.output.text import render_summary_text
+    from sgfcheck.run.parts import merge_parts
+
+    for option, path in (("--output", output), ("--summary-json", summary_json),
+                         ("--duplicates", duplicates)):
+        check_writable(option, path)
+    try:
+        if output is not None:
+            with open(output, "w", encoding="utf-8", newline="") as stream:
+                summary = merge_parts(folder, stream)
+        else:
+            summary = merge_parts(folder, None)
+    except (OSError, ValueError) as exc:
+        raise usage_error(f"{folder}: {exc}") from None
+    say(render_summary_text(summary, width(wide)))
+    if summary_json is not None:
+        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+    if duplicates is not None:
+        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
+    incomplete = any(p.startswith("partitions not complete") for p in summary.problems)
+    raise typer.Exit(ExitStatus.FOUND if incomplete else ExitStatus.OK)

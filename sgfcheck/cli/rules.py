@@ -1,0 +1,34 @@
+"""``sgfcheck rules``: the ruleset presets and every parameter."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import WideOption, examples, width
+from sgfcheck.strenum import StrEnum
+
+
+class RulesFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def list_rules(
+    output_format: Annotated[RulesFormat, typer.Option("--format", help="text or json.")
+                             ] = RulesFormat.text,
+    wide: WideOption = False,
+) -> None:
+    """List the ruleset presets and every parameter."""
+    from sgfcheck.output.schema import json_text, presets_dict
+    from sgfcheck.output.text import render_rules_text
+    from sgfcheck.rules.presets import PRESETS
+
+    if output_format is RulesFormat.json:
+        typer.echo(json_text(presets_dict(PRESETS)))
+        return
+    typer.echo(render_rules_text(PRESETS, width(wide)))
+
+
+EPILOG = examples("sgfcheck rules", "sgfcheck rules --format json")

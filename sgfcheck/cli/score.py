@@ -1,0 +1,104 @@
+"""``sgfcheck score``: count each game under several rulesets, explain the differences, check
+RE."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sgfcheck.cli.common import (
+    CompareOption,
+    DeadStonesOption,
+    EncodingOption,
+    EngineOption,
+    GameRulesOption,
+    InputsArgument,
+    KomiOption,
+    LimitOption,
+    MoveOption,
+    OutputFileOption,
+    QuietOption,
+    RulesOption,
+    SeedOption,
+    WideOption,
+    compare_rows,
+    dead_points,
+    document_output,
+    each_input,
+    examples,
+    format_option,
+    game_rules,
+    limits_of,
+    load,
+    output_format,
+    usage_error,
+    validate,
+    width,
+)
+from sgfcheck.output.formats import Style
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+AllRulesOption = Annotated[bool, typer.Option("--all-rules", metavar="",
+                                              help="One row for every preset.")]
+DeadOption = Annotated[str | None, typer.Option(
+    "--dead", metavar="POINT,...", help="Dead stones, comma-separated points (D4,Q16); a point "
+    "marks its whole chain.", show_default=False)]
+AliveOption = Annotated[bool, typer.Option(
+    "--alive", metavar="", help="Count every stone alive, whatever the markup says.")]
+
+
+def score(
+    files: InputsArgument,
+    rules: RulesOption = "auto",
+    compare: CompareOption = None,
+    all_rules: AllRulesOption = False,
+    dead: DeadOption = None,
+    alive: AliveOption = False,
+    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
+    seed: SeedOption = 0,
+    engine: EngineOption = EngineName.NONE,
+    move: MoveOption = None,
+    komi: KomiOption = None,
+    format_name: Annotated[str, format_option("score")] = "text",
+    output: OutputFileOption = None,
+    encoding: EncodingOption = None,
+    limit: LimitOption = None,
+    wide: WideOption = False,
+    quiet: QuietOption = False,
+    former_game_rules: GameRulesOption = None,
+) -> None:
+    """Count each game under several rulesets, explain the differences and check RE.
+
+    Exit status: 0 every scored result matches (or is not a score), 1 a mismatch, an
+    unverifiable result or an error finding, 2 usage error or unreadable input.
+    """
+    rules, rows = compare_rows("score", rules, compare)
+    rules = game_rules("score", rules, former_game_rules)
+    if all_rules:
+        from sgfcheck.rules.presets import PRESETS
+
+        rows = tuple(PRESETS)
+    validate([*rows, rules], encoding, komi)
+    if dead and alive:
+        raise usage_error("--dead and --alive exclude each other")
+    limits = limits_of(limit)
+    fmt = output_format("score", format_name)
+    document_output(output, fmt)
+    inputs = load(files, encoding, limits, move)
+    settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
+                        move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,
+                        seed=seed, engine=engine, limits=limits)
+    from sgfcheck.cli.exits import score_status
+    from sgfcheck.scoring.adjudicate import score_loaded
+
+    raise typer.Exit(each_input(
+        files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
+        fmt, Style(width=width(wide)), score_status, output))
+
+
+EPILOG = examples(
+    "sgfcheck score game.sgf",
+    "sgfcheck score --compare chinese,japanese --format markdown game.sgf",
+    "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
+    "sgfcheck score --dead-stones katago --format json games/*.sgf")

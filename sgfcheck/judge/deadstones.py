@@ -1,0 +1,265 @@
+"""Dead stones at the end of a game: the value the count removes, and where it comes from.
+
+:class:`DeadStones` is the set of stones to remove before counting, with its :class:`Source`,
+notes for the reader, and, for the estimate, every chain's verdict. A source is a function
+``(game, line, board) -> DeadStones | None`` (None: it does not know); :func:`find_dead_stones`
+tries them in order and falls back to what is proven (Benson), never a guess. The sources:
+
+- the user: ``--dead D4,Q16`` (a point marks its whole chain), ``--alive``;
+- the players: TB/TW markup on the final node (KGS and CGoban write it once both agreed);
+- the estimate (:mod:`sgfcheck.judge.estimate`): proofs, then seeded playouts, uncertain chains
+  named;
+- an engine (:mod:`sgfcheck.judge.engine`: GNU Go, KataGo), asked with the game's context (the
+  komi and counting the count uses): its dead stones; a failure is finding ``LIF001`` (GNU Go)
+  or ``LIF002`` (KataGo) on the value and every stone is counted alive;
+- proofs only (Benson): stones dead whatever anyone plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.findings import Finding
+from sgfcheck.judge.benson import prove
+from sgfcheck.judge.engine import EngineError, EngineJudgement
+from sgfcheck.judge.engines import running
+from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
+from sgfcheck.points import expand_point_list, parse_point_name
+from sgfcheck.records.context import GameContext
+from sgfcheck.records.record import GameRecord, Line, Move
+from sgfcheck.replay.board import Board
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.status import Source, Status
+
+
+@dataclass
+class DeadStones:
+    """Stones to remove before counting, with where that decision came from."""
+
+    points: set[int]
+    """Board indices of dead stones."""
+    source: Source
+    notes: list[str] = field(default_factory=list)
+    assumed: bool = False
+    """True when nobody said which stones are dead: only proven-dead stones are removed."""
+    judgement: Judgement | None = None
+    """For the estimate: every chain's verdict, confidence and the uncertain chains."""
+    findings: list[Finding] = field(default_factory=list)
+    """What went wrong on the way (GNU Go failed: ``LIF001``)."""
+
+    @property
+    def uncertain(self) -> list[ChainVerdict]:
+        """Chains the estimate could not decide (counted alive in ``points``)."""
+        return self.judgement.uncertain if self.judgement is not None else []
+
+    def names(self, board: Board) -> list[str]:
+        """The dead stones' GTP names, sorted as text."""
+        return sorted(board.name(p) for p in self.points)
+
+
+DeadStoneSource = Callable[[GameRecord, Line, Board, GameContext], "DeadStones | None"]
+"""A source of dead stones: the game, the line played, its final position, the game's context
+-> the dead stones, or None when it does not know."""
+
+
+def user_dead_stones(names: list[str]) -> DeadStoneSource:
+    """``--dead D4,Q16``: each named point marks its whole chain dead. A point off the board
+    raises ValueError."""
+
+    def source(game: GameRecord, line: Line, board: Board,
+               context: GameContext) -> DeadStones | None:
+        points: set[int] = set()
+        notes = []
+        for name in names:
+            col, row = parse_point_name(name, board.width, board.height)
+            chain = board.chain_of[board.index(col, row)]
+            if chain is None:
+                notes.append(f"--dead {name}: no stone there; ignored")
+                continue
+            points.update(chain.stones)
+        return DeadStones(points, Source.USER_DEAD, notes)
+
+    return source
+
+
+def all_alive(game: GameRecord, line: Line, board: Board,
+              context: GameContext) -> DeadStones | None:
+    return DeadStones(set(), Source.USER_ALIVE)
+
+
+def markup_dead_stones(game: GameRecord, line: Line, board: Board,
+                       context: GameContext) -> DeadStones | None:
+    """TB/TW on the final node (KGS/CGoban write them once both players agreed).
+
+    A stone standing on a point of the other colour's markup is dead. A living stone on its own
+    colour's markup point is simply alive (the point counts once).
+    """
+    node = line.final_node
+    if "TB" not in node and "TW" not in node:
+        return None
+    tb = expand_point_list(node.get("TB", []), board.width, board.height).points
+    tw = expand_point_list(node.get("TW", []), board.width, board.height).points
+    dead: set[int] = set()
+    colour = board.colour
+    for pts, owner in ((tb, BLACK), (tw, WHITE)):
+        for col, row in pts:
+            p = row * board.width + col
+            if colour[p] != EMPTY and colour[p] != owner:
+                dead.add(p)
+    return DeadStones(dead, Source.MARKUP, [f"TB/TW on the final node: {len(tb)} black and "
+                                            f"{len(tw)} white points"])
+
+
+ESCALATE_BELOW = 0.8
+"""With an engine, the estimate's decisions less sure than this (and its uncertain chains) are
+the engine's to make (measured on the 896 KGS markup games: see README, Benchmarks)."""
+
+
+def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
+              escalate_below: float = ESCALATE_BELOW) -> DeadStoneSource:
+    """The estimate (:mod:`sgfcheck.judge.estimate`): proofs, then seeded playouts; chains it cannot
+    decide are listed as uncertain and counted alive. With an engine, those chains and the
+    decisions less sure than ``escalate_below`` are asked of the engine instead (one evaluation
+    of the position, only when there is such a chain); each chain's source says who decided it.
+    An engine that fails leaves the estimate as it was, with finding ``LIF002``."""
+    asks = EngineName(engine_name)
+
+    def source(game: GameRecord, line: Line, board: Board, context: GameContext) -> DeadStones:
+        found = judge(board, seed=seed)
+        notes = [f"estimated from the position (not the players' word): Benson's proofs, then "
+                 f"{found.playouts} playouts (seed {seed})"]
+        findings: list[Finding] = []
+        if asks is not EngineName.NONE:
+            asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
+                c.status is Status.UNCERTAIN or c.confidence < escalate_below)]
+            if asked:
+                try:
+                    answer = ask_engine(asks, game, line, board, context)
+                except EngineError as exc:
+                    findings.append(Finding(exc.code, f"{exc}; the estimate's own decisions "
+                                            "stand"))
+                else:
+                    for i in asked:
+                        c = found.chains[i]
+                        first = c.stones[0]
+                        found.chains[i] = ChainVerdict(
+                            c.stones, c.colour,
+                            Status.DEAD if first in answer.dead else Status.ALIVE,
+                            Source(asks.value), answer.confidence.get(first, 0.0), c.share)
+                    notes.append(f"{len(asked)} chain(s) the estimate could not decide "
+                                 f"(uncertain, or less sure than {escalate_below:g}) decided by "
+                                 f"{_ENGINE_WORDS[asks]}")
+        decided = [c for c in found.chains
+                   if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
+        if decided:
+            least = min(decided, key=lambda c: c.confidence)
+            notes.append(f"least sure decision: {_chain_name(board, least)} {least.status} "
+                         f"(confidence {least.confidence:g})")
+        for chain in found.uncertain:
+            notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} stones, "
+                         f"own in {chain.share:.0%} of playouts): counted alive")
+        return DeadStones(found.dead, Source.ESTIMATE, notes, judgement=found,
+                          findings=findings)
+
+    return source
+
+
+def _chain_name(board: Board, chain: ChainVerdict) -> str:
+    return f"{chain.colour.letter} {board.name(chain.stones[0])}"
+
+
+_ENGINE_WORDS = {EngineName.KATAGO: "KataGo's ownership", EngineName.GNUGO: "GNU Go"}
+
+
+def to_move_after(line: Line) -> Colour:
+    """The player to move after the last move of a line (Black when White moved last, or no
+    one moved)."""
+    last = next((e.colour for e in reversed(line.events) if isinstance(e, Move)), WHITE)
+    return last.opponent
+
+
+def ask_engine(name: EngineName | str, game: GameRecord, line: Line, board: Board,
+               context: GameContext) -> EngineJudgement:
+    """The named engine's word on the position, the player to move after the last move, the
+    game's komi and counting (:mod:`sgfcheck.judge.engine`). Raises
+    :class:`~sgfcheck.judge.engine.EngineError`."""
+    return running(str(name)).judge(board, context, to_move_after(line))
+
+
+def gnugo_dead_stones(game: GameRecord, line: Line, board: Board,
+                      context: GameContext) -> DeadStones:
+    """GNU Go's dead stones for the position; raises
+    :class:`~sgfcheck.judge.engine.EngineError` (:func:`find_dead_stones` turns it into
+    ``LIF001``)."""
+    answer = ask_engine(EngineName.GNUGO, game, line, board, context)
+    return DeadStones(answer.dead, Source.GNUGO, answer.notes)
+
+
+def katago_dead_stones(game: GameRecord, line: Line, board: Board,
+                       context: GameContext) -> DeadStones:
+    """KataGo's ownership of the position: a stone is dead when the opponent owns its point
+    beyond 0.5 (on 100 KGS markup games, thresholds from 0.2 to 0.6 gave the same). Raises
+    :class:`~sgfcheck.judge.engine.EngineError` (:func:`find_dead_stones` turns it into
+    ``LIF002``)."""
+    answer = ask_engine(EngineName.KATAGO, game, line, board, context)
+    dead, confidence = answer.dead, answer.confidence
+    unsure = sorted(confidence.items(), key=lambda kv: kv[1])[:1]
+    notes = [f"KataGo's ownership (one network evaluation): {len(dead)} dead stones"]
+    if unsure:
+        first, value = unsure[0]
+        notes.append(f"least sure chain: {Colour(board.colour[first]).letter} "
+                     f"{board.name(first)} (ownership {value:g} on the side of its verdict)")
+    return DeadStones(dead, Source.KATAGO, notes)
+
+
+def proven_dead_stones(board: Board) -> DeadStones:
+    """No source knows: only stones proven dead (Benson) are removed, never a guess."""
+    proven = prove(board).dead
+    if proven:
+        return DeadStones(proven, Source.BENSON, [
+            "no dead-stone information: only the stones proven dead whatever anyone plays "
+            "(Benson) are removed; every other stone is counted alive"], assumed=True)
+    return DeadStones(set(), Source.NONE, ["no dead-stone information: every stone is counted "
+                                           "alive (territory counts may be wrong)"], assumed=True)
+
+
+def choose_sources(settings: Settings, at_end: bool = True) -> list[DeadStoneSource]:
+    """The sources to try, in order, for what the user asked: ``--dead`` and ``--alive`` win
+    over ``--dead-stones``; markup is read only at the end of the game."""
+    choice = settings.dead_stones
+    seed, engine_name = settings.seed, settings.engine
+    if settings.dead:
+        return [user_dead_stones(list(settings.dead))]
+    if settings.alive or choice is DeadStoneChoice.NONE:
+        return [all_alive]
+    if choice is DeadStoneChoice.GNUGO:
+        return [gnugo_dead_stones]
+    if choice is DeadStoneChoice.KATAGO:
+        return [katago_dead_stones]
+    if choice is DeadStoneChoice.ESTIMATE:
+        return [estimator(seed, engine_name)]
+    sources: list[DeadStoneSource] = []
+    if choice in (DeadStoneChoice.AUTO, DeadStoneChoice.MARKUP) and at_end:
+        sources.append(markup_dead_stones)
+    if choice is DeadStoneChoice.AUTO:
+        sources.append(estimator(seed, engine_name))
+    return sources
+
+
+def find_dead_stones(game: GameRecord, line: Line, board: Board, context: GameContext,
+                     sources: list[DeadStoneSource] | None = None) -> DeadStones:
+    """The first source that knows, else the stones proven dead (said so). A source that fails
+    (an engine) leaves a finding on the value and every stone is counted alive; a bad ``--dead``
+    point raises ValueError."""
+    for source in [markup_dead_stones] if sources is None else sources:
+        try:
+            found = source(game, line, board, context)
+        except EngineError as exc:
+            fallback = proven_dead_stones(board)
+            fallback.findings.append(Finding(exc.code, f"{exc}; every stone is counted alive"))
+            return fallback
+        if found is not None:
+            return found
+    return proven_dead_stones(board)

@@ -1,0 +1,388 @@
+"""Self-contained HTML pages: ``score --format html``, ``check --format html``, ``batch --html``.
+
+One file each, nothing fetched (styles, pictures and the table script are inside), readable on a
+phone (boards shrink to the screen, tables scroll sideways) and printable (a board never split
+across pages). Every text that comes from a record or a file name is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sgfcheck.escaping import visible
+from sgfcheck.findings import Finding
+from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
+from sgfcheck.output.summary import Summary
+from sgfcheck.output.svg import STYLE, render_svg
+from sgfcheck.output.text import SCORE_HEADERS, basis_text, score_rows, summary_rows
+from sgfcheck.replay.check import FileReport, GameReport
+from sgfcheck.scoring.adjudicate import FileScore, GameScore
+from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.version import VERSION
+
+PAGE_STYLE = """
+*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;padding:12px;
+max-width:1200px;color:#1b1b1b;background:#fff}
+h1{font-size:1.35em;margin:.2em 0 .6em}
+h2{font-size:1.15em;margin:1.4em 0 .4em;border-bottom:1px solid #ccc;overflow-wrap:anywhere}
+h3{font-size:1em;margin:1em 0 .3em}
+ul.facts{padding-left:1.2em;margin:.3em 0}
+.boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr));gap:12px}
+figure.board{margin:0;max-width:560px;break-inside:avoid;page-break-inside:avoid}
+figure.board svg{width:100%;height:auto;display:block}
+figcaption{text-align:center;font-weight:600;margin-top:2px}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.5em 0;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #bbb;padding:3px 7px;text-align:right;vertical-align:top}
+th{background:#f1f1f1}
+td.text,th.text{text-align:left}
+.verdict{padding:6px 10px;border-radius:4px;margin:.5em 0;border:1px solid #bbb}
+.verdict.match,.verdict.clean{background:#e6f4e6;border-color:#6a6}
+.verdict.mismatch,.verdict.illegal-moves,.verdict.errors{background:#fbe3e3;border-color:#c55}
+.verdict.unverifiable,.verdict.warnings{background:#fff3d6;border-color:#c90}
+.verdict.not-scored,.verdict.not-checked{background:#eef0f4}
+.legend{font-size:.9em;color:#444}
+.legend span{display:inline-block;margin-right:1em}
+input.filter{font:inherit;padding:4px 8px;width:100%;max-width:420px;margin:.3em 0}
+th.sortable{cursor:pointer}
+th.sortable::after{content:" \\2195";color:#999}
+footer{margin-top:2em;font-size:.85em;color:#666}
+@media print{body{max-width:none;padding:0}.filter{display:none}a{color:inherit}
+.boards{grid-template-columns:repeat(3,1fr)}}
+"""
+
+TABLE_SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function(table){
+  table.querySelectorAll("th").forEach(function(th, col){
+    th.classList.add("sortable");
+    th.addEventListener("click", function(){
+      var body = table.tBodies[0], rows = Array.from(body.rows);
+      var dir = th.dataset.dir === "asc" ? -1 : 1; th.dataset.dir = dir > 0 ? "asc" : "desc";
+      rows.sort(function(a, b){
+        var x = a.cells[col].innerText, y = b.cells[col].innerText;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        if (!isNaN(nx) && !isNaN(ny)) return dir * (nx - ny);
+        return dir * x.localeCompare(y);
+      });
+      rows.forEach(function(r){ body.appendChild(r); });
+    });
+  });
+});
+document.querySelectorAll("input.filter").forEach(function(input){
+  var table = document.getElementById(input.dataset.table);
+  input.addEventListener("input", function(){
+    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    Array.from(table.tBodies[0].rows).forEach(function(r){
+      var text = r.innerText.toLowerCase();
+      r.hidden = !words.every(function(w){ return text.indexOf(w) >= 0; });
+    });
+  });
+});
+"""
+
+LEGEND = '<p class="legend">' + " ".join(f"<span>{item}</span>" for item in (
+    "&#9632; territory counted for that colour", "faded stone: dead",
+    "blue ring: seki point counted for nobody", "purple diamond: point still to fill",
+    "dashed orange: uncertain", "red ring: last move",
+    "red &#215;: illegal move, red outline: the stones it concerns")) + "</p>"
+
+
+def esc(text: object) -> str:
+    """Text for HTML: escaped, with control and format characters shown as escapes."""
+    return html.escape(visible(str(text)))
+
+
+def _page(title: str, body: list[str], script: bool = False) -> str:
+    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{esc(title)}</title>",
+             f"<style>{PAGE_STYLE.strip()}\n{STYLE.strip()}</style>", "</head>", "<body>",
+             f"<h1>{esc(title)}</h1>", *body,
+             f"<footer>Made by sgfcheck {esc(VERSION)}. Self-contained: nothing on this page "
+             "is fetched from anywhere.</footer>"]
+    if script:
+        parts.append(f"<script>{TABLE_SCRIPT.strip()}</script>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, text_cols: int = 1,
+           css: str = "", table_id: str = "") -> str:
+    attrs = (f' class="{css}"' if css else "") + (f' id="{table_id}"' if table_id else "")
+    head = "".join(f'<th class="text">{esc(h)}</th>' if i < text_cols else f"<th>{esc(h)}</th>"
+                   for i, h in enumerate(headers))
+    body = []
+    for row in rows:
+        cells = "".join(
+            f'<td class="text">{c}</td>' if i < text_cols else f"<td>{c}</td>"
+            for i, c in enumerate(_cell(v) for v in row))
+        body.append(f"<tr>{cells}</tr>")
+    return (f'<div class="scroll"><table{attrs}><thead><tr>{head}</tr></thead><tbody>'
+            + "".join(body) + "</tbody></table></div>")
+
+
+@dataclass(frozen=True)
+class Raw:
+    """HTML made here (a link), put in a table cell as it is."""
+
+    html: str
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, Raw):
+        return value.html
+    if isinstance(value, float):
+        return f"{value:g}"
+    return esc("" if value is None else value)
+
+
+def _findings_list(findings: list[Finding]) -> str:
+    if not findings:
+        return ""
+    items = []
+    for f in findings:
+        where = f"move {f.move}: " if f.move is not None else ""
+        point = f" at {f.point}" if f.point else ""
+        items.append(f"<li><b>{esc(f.code.code)}</b> {esc(f.code.rule)} "
+                     f"({esc(f.severity.value)}){esc(point)}: {esc(where)}{esc(f.message)}</li>")
+    return '<ul class="findings">' + "".join(items) + "</ul>"
+
+
+def _game_title(path: str, report: GameReport) -> str:
+    g = report.game
+    players = ""
+    if g.info.get("PB") or g.info.get("PW"):
+        players = f" - {g.info.get('PB', '?')} (B) vs {g.info.get('PW', '?')} (W)"
+    return f"{path} game {g.index + 1}{players}"
+
+
+def _verdict_box(css: str, text: str) -> str:
+    return f'<div class="verdict {esc(css.replace(" ", "-"))}">{text}</div>'
+
+
+def score_game_html(path: str, game: GameScore) -> list[str]:
+    """One game of ``score --format html``: the boards per ruleset, the table, the explanations,
+    the dead stones' source and confidence, the RE check and its basis."""
+    check = game.check
+    out = [f"<h2>{esc(_game_title(path, check))}</h2>"]
+    if game.error or game.position is None or game.dead is None or check.context is None:
+        out.append(_verdict_box("not-scored", f"Not scored: {esc(game.error or 'no position')}"))
+        out.append(_findings_list([f for f in game.findings if f.code.family != "RES"]))
+        return out
+    rc = game.result_check
+    if rc is not None:
+        text = (f"<b>RE check ({esc(game.scores[0].ruleset.name)}): "
+                f"{esc(rc.status.value.upper())}</b> - {esc(rc.reason)}")
+        if rc.status is not CheckStatus.NOT_SCORED:
+            text += f"<br>rests on: {esc(basis_text(rc, game.dead.source))}"
+        out.append(_verdict_box(rc.status.value, text))
+    context = check.context
+    board = game.position.board
+    dead = game.dead.names(board)
+    where = "the end of the game" if game.final else f"the position after move {game.scored_move}"
+    facts = [f"scored: {where}",
+             f"game rules: {context.ruleset.name} ({context.rules_detail}); komi {context.komi:g}; "
+             f"handicap {check.game.handicap}",
+             f"recorded result: {check.game.result_raw or 'none'}",
+             f"dead stones from {game.dead.source.value}: " + (", ".join(dead) if dead else "none")]
+    if game.dead.judgement is not None:
+        low = min((c.confidence for c in game.dead.judgement.chains
+                   if c.confidence is not None), default=None)
+        if low is not None:
+            facts.append(f"least confidence of a chain: {low:.2f} "
+                         f"({game.dead.judgement.playouts} playouts, seed "
+                         f"{game.dead.judgement.seed})")
+    uncertain = [board.name(c.stones[0]) for c in game.dead.uncertain]
+    if uncertain:
+        facts.append("uncertain chains (counted alive): " + ", ".join(uncertain))
+    facts.extend(game.dead.notes)
+    out.append('<ul class="facts">' + "".join(f"<li>{esc(f)}</li>" for f in facts) + "</ul>")
+    out.append('<div class="boards">')
+    for score in game.scores:
+        picture = scored_picture(game, score)
+        out.append(f'<figure class="board" data-ruleset="{esc(score.ruleset.name)}">'
+                   f"{render_svg(picture, style=False)}"
+                   f"<figcaption>{esc(score.ruleset.name)}: {esc(score.result_text)} "
+                   f"({esc(score.method.value)})</figcaption></figure>")
+    out.append("</div>")
+    out.append(LEGEND)
+    out.append(_table(SCORE_HEADERS, score_rows(game), text_cols=3, css="scores"))
+    notes = [f"{s.ruleset.name}: {n}" for s in game.scores for n in s.notes]
+    if game.explanations or notes:
+        out.append("<h3>Why the rows differ</h3><ul class=\"explanations\">"
+                   + "".join(f"<li>{esc(line.strip())}</li>" for line in game.explanations + notes)
+                   + "</ul>")
+    elif len(game.scores) > 1:
+        out.append("<p>Every ruleset gives the same margin.</p>")
+    shown = [f for f in game.findings if f.severity.value != "info"]
+    if shown:
+        out.append("<h3>Findings</h3>" + _findings_list(shown))
+    return out
+
+
+def _file_errors(path: str, findings: list[Finding]) -> list[str]:
+    """A file's own error findings (unreadable, syntax...), one box each."""
+    return [_verdict_box("errors", f"{esc(path)}: {esc(f.code.code)} {esc(f.message)}")
+            for f in findings if f.is_error]
+
+
+def score_page(reports: list[FileScore], title: str = "sgfcheck score") -> str:
+    """``score --format html``: every game of every file."""
+    body: list[str] = []
+    for report in reports:
+        body.extend(_file_errors(report.path, report.check.findings))
+        for game in report.games:
+            body.extend(score_game_html(report.path, game))
+    return _page(title, body)
+
+
+def check_game_html(path: str, report: GameReport) -> list[str]:
+    """One game of ``check --format html``: the verdict, each illegal move on its board with
+    its verdict under every preset (``--all-rules``), the findings."""
+    out = [f"<h2>{esc(_game_title(path, report))}</h2>"]
+    context = report.context
+    head = f"<b>{esc(report.verdict.value.upper())}</b>"
+    if context is not None:
+        head += f" under {esc(context.ruleset.name)} ({esc(context.rules_detail)})"
+    out.append(_verdict_box(report.verdict.value, head))
+    by_move = {row.move: row for row in report.all_rules or []}
+    illegal = report.illegal_moves
+    if illegal:
+        out.append('<div class="boards">')
+        for f in illegal:
+            picture = illegal_move_picture(report, f)
+            caption = (f"move {f.move}: {f.colour.word if f.colour else '?'} "
+                       f"{f.point or ''}, {f.code.rule}")
+            svg = render_svg(picture, style=False) if picture is not None else ""
+            out.append(f'<figure class="board illegal-move" data-move="{f.move}">{svg}'
+                       f"<figcaption>{esc(caption)}</figcaption></figure>")
+        out.append("</div>")
+        out.append(LEGEND)
+    if by_move:
+        presets = sorted({name for row in by_move.values() for name in row.verdicts})
+        rows: list[list[object]] = []
+        for move, row in sorted(by_move.items()):
+            rows.append([move, row.colour.word if row.colour else "", row.point or "",
+                         *[", ".join(row.verdicts.get(p, [])) or "legal" for p in presets]])
+        out.append("<h3>Each illegal move under every preset</h3>")
+        out.append(_table(["move", "colour", "point", *presets], rows, text_cols=3 + len(presets),
+                          css="all-rules"))
+    out.append("<h3>Findings</h3>" + (_findings_list(report.findings) or "<p>none</p>"))
+    return out
+
+
+def check_page(reports: list[FileReport], title: str = "sgfcheck check") -> str:
+    """``check --format html``: every game of every file."""
+    body: list[str] = []
+    for report in reports:
+        body.extend(_file_errors(report.path, report.findings))
+        for game in report.games:
+            body.extend(check_game_html(report.path, game))
+    return _page(title, body)
+
+
+@dataclass
+class ProblemGame:
+    """A game of a batch worth a look (illegal moves, errors, a result that does not match),
+    with what its detail on the page shows (small: it crosses process boundaries)."""
+
+    label: str
+    verdict: str
+    result: str
+    result_check: str
+    reason: str
+    basis: str
+    illegal: list[str]
+    findings: list[str] = field(default_factory=list)
+    svg: str = ""
+    caption: str = ""
+
+
+def problem_game(label: str, game: GameScore) -> ProblemGame | None:
+    """The problem detail of a scored game, or None when the game is fine."""
+    rc = game.result_check
+    status = rc.status if rc is not None else CheckStatus.NOT_SCORED
+    verdict = game.verdict.value
+    if verdict in ("clean", "warnings") and status not in (CheckStatus.MISMATCH,
+                                                           CheckStatus.UNVERIFIABLE):
+        return None
+    check = game.check
+    illegal = [f"move {f.move} {f.point or ''} {f.code.rule}" for f in check.illegal_moves]
+    findings = [f"{f.code.code} {f.code.rule}: " + (f"move {f.move}: " if f.move else "")
+                + f.message for f in game.findings if f.severity.value != "info"][:20]
+    svg, caption = "", ""
+    if check.illegal_moves:
+        picture = illegal_move_picture(check, check.illegal_moves[0])
+        if picture is not None:
+            svg, caption = render_svg(picture, style=False), picture.title
+    elif game.scores and game.position is not None:
+        picture = scored_picture(game, game.scores[0])
+        svg, caption = render_svg(picture, style=False), picture.title
+    basis = ""
+    if rc is not None and status is not CheckStatus.NOT_SCORED:
+        basis = basis_text(rc, game.dead.source if game.dead is not None else None)
+    return ProblemGame(label, verdict, check.game.result_raw or "", status.value,
+                       rc.reason if rc is not None else "", basis, illegal, findings, svg,
+                       caption)
+
+
+def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
+               title: str = "sgfcheck batch") -> str:
+    """``batch --html``: the summary, a table of problem games (sort by a click on a heading,
+    filter by typing), each linking to its detail with a board."""
+    body = ["<h2>Summary</h2>",
+            _table(["", "count"], [["- " + k.strip() if k.startswith(" ") else k, v]
+                                   for k, v in summary_rows(summary)], css="summary")]
+    if summary.problems:
+        body.append("<h3>Not read</h3><ul>" + "".join(f"<li>{esc(p)}</li>"
+                                                     for p in summary.problems) + "</ul>")
+    body.append(f"<h2>Problem games ({len(problems) + more})</h2>")
+    if more:
+        body.append(f"<p>The first {len(problems)} are shown; {more} more are in the report "
+                    "file.</p>")
+    if problems:
+        body.append('<input class="filter" type="search" data-table="problems" '
+                    'placeholder="Filter: type words (mismatch, ko, a file name...)" '
+                    'aria-label="Filter the problem games">')
+        rows: list[list[object]] = []
+        for i, p in enumerate(problems):
+            rows.append([Raw(f'<a href="#game-{i + 1}">{esc(p.label)}</a>'), p.verdict,
+                         p.result, p.result_check, "; ".join(p.illegal)])
+        body.append(_table(["game", "verdict", "RE", "RE check", "illegal moves"], rows,
+                           text_cols=5, css="sortable problems", table_id="problems"))
+        for i, p in enumerate(problems):
+            body.append(f'<section class="problem" id="game-{i + 1}">'
+                        f"<h3>{esc(p.label)}</h3>")
+            text = f"<b>{esc(p.verdict.upper())}</b>; RE {esc(p.result or 'none')}: " \
+                   f"{esc(p.result_check)}"
+            if p.reason:
+                text += f" - {esc(p.reason)}"
+            if p.basis:
+                text += f"<br>rests on: {esc(p.basis)}"
+            body.append(_verdict_box(p.result_check if p.verdict in ("clean", "warnings")
+                                     else p.verdict, text))
+            if p.svg:
+                body.append(f'<div class="boards"><figure class="board">{p.svg}'
+                            f"<figcaption>{esc(p.caption)}</figcaption></figure></div>")
+            if p.findings:
+                body.append("<ul>" + "".join(f"<li>{esc(f)}</li>" for f in p.findings) + "</ul>")
+            body.append('<p><a href="#problems">back to the table</a></p></section>')
+    else:
+        body.append("<p>None: every game is clean and every scored result matches.</p>")
+    return _page(title, body, script=bool(problems))
+
+
+# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
+
+
+def check_document(reports: list[FileReport], verbose: bool = False,
+                   width: int | None = None) -> str:
+    return check_page(reports)
+
+
+def score_document(reports: list[FileScore], verbose: bool = False,
+                   width: int | None = None) -> str:
+    return score_page(reports)

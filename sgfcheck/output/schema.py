@@ -1,0 +1,385 @@
+"""The output schema: every JSON object and CSV row sgfcheck writes, in one place.
+
+Library values (findings, reports, scores, chain statuses, the batch summary) stay typed objects;
+this module turns them into the plain dicts of the JSON output (``check``/``score``/``life
+--format json``, ``batch`` JSON Lines, ``--summary-json``, ``--duplicates``, ``rules --format
+json``) and the rows of the CSV output (``score --format csv``, ``batch --out x.csv``), so that
+the schema README documents can be read and checked here. Colours are written ``B``/``W``, points
+GTP style (``Q16``), enums as their values.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.escaping import csv_cell, json_safe
+from sgfcheck.findings import Finding
+from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.output.summary import Summary
+from sgfcheck.records.context import GameContext
+from sgfcheck.records.results import Result
+from sgfcheck.replay.board import Board
+from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts, Verdict
+from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
+from sgfcheck.scoring.count import Score, Side
+from sgfcheck.scoring.life import ChainStatus
+from sgfcheck.scoring.position import Position
+from sgfcheck.scoring.result_check import ResultCheck
+
+JSON = dict[str, Any]
+"""A JSON object (values: JSON values)."""
+
+
+def json_text(obj: object) -> str:
+    """Strict JSON (no NaN or Infinity: a bug, raised, rather than JSON other readers refuse) on
+    one line. Characters that some readers take for line ends (U+0085, U+2028, U+2029) and the
+    other control and format characters JSON leaves raw are escaped (:func:`json_safe`), so that
+    one object is exactly one line for every reader and safe to print."""
+    return json_safe(json.dumps(obj, ensure_ascii=False, allow_nan=False))
+
+
+def jsonl_line(obj: object) -> str:
+    return json_text(obj) + "\n"
+
+
+def json_document(obj: object) -> str:
+    """JSON for a file of its own (``--summary-json``, ``--duplicates``): indented."""
+    return json_safe(json.dumps(obj, ensure_ascii=False, indent=1, allow_nan=False))
+
+
+def _letter(colour: Colour | None) -> str | None:
+    return colour.letter if colour is not None else None
+
+
+# --- check --------------------------------------------------------------------------------------
+
+
+def finding_dict(f: Finding) -> JSON:
+    out: JSON = {
+        "code": f.code.code,
+        "severity": f.severity.value,
+        "move": f.move,
+        "colour": _letter(f.colour),
+        "point": f.point,
+        "rule": f.code.rule,
+        "repeats_move": f.repeats_move,
+        "message": f.message,
+    }
+    out.update(f.extra)
+    return out
+
+
+def result_dict(r: Result) -> JSON:
+    return {"raw": r.raw, "winner": _letter(r.winner), "margin": r.margin, "kind": r.kind.value,
+            "note": r.note or None}
+
+
+def context_dict(context: GameContext) -> JSON:
+    """A game's ruleset (every parameter, the komi in force) and where it came from."""
+    out = context.ruleset.parameters()
+    out.update(source=context.rules_source, detail=context.rules_detail,
+               komi_source=context.komi_detail, canonical=context.ruleset.to_string())
+    return out
+
+
+def ruleset_verdicts_dict(row: RulesetVerdicts) -> JSON:
+    return {"move": row.move, "colour": _letter(row.colour), "point": row.point,
+            "verdicts": row.verdicts}
+
+
+def game_dict(report: GameReport, encoding: str | None, guessed: bool,
+              findings: list[Finding] | None = None, verdict: Verdict | None = None) -> JSON:
+    """One game of the ``check`` schema; ``findings``/``verdict`` when a later step (the
+    dead-stone judgement) added findings of its own."""
+    g = report.game
+    rep = report.replay
+    return {
+        "index": g.index + 1,
+        "size": [g.width, g.height],
+        "komi": report.context.komi if report.context else g.komi,
+        "komi_raw": g.komi_raw,
+        "handicap": g.handicap,
+        "rules": context_dict(report.context) if report.context else None,
+        "result": result_dict(report.result),
+        "moves": rep.moves if rep else 0,
+        "lines_checked": report.lines_checked,
+        "encoding": encoding,
+        "encoding_guessed": guessed,
+        "players": {"black": g.info.get("PB"), "white": g.info.get("PW")},
+        "date": g.info.get("DT"),
+        "event": g.info.get("EV"),
+        "verdict": (verdict or report.verdict).value,
+        "long_cycle": None if rep is None or rep.cycle is None else {
+            "moves": list(rep.cycle),
+            "outcome": report.context.ruleset.long_cycle.value if report.context else None},
+        "findings": [finding_dict(f) for f in
+                     (report.findings if findings is None else findings)],
+        **({"all_rules": [ruleset_verdicts_dict(r) for r in report.all_rules]}
+           if report.all_rules is not None else {}),
+    }
+
+
+def _file_head(report: FileReport) -> JSON:
+    return {
+        "file": report.path,
+        "readable": not report.unreadable,
+        "encoding": report.loaded.encoding,
+        "encoding_guessed": report.loaded.encoding_guessed,
+        "findings": [finding_dict(f) for f in report.findings],
+    }
+
+
+def file_report_dict(report: FileReport) -> JSON:
+    enc, guessed = report.loaded.encoding, report.loaded.encoding_guessed
+    return {**_file_head(report), "games": [game_dict(g, enc, guessed) for g in report.games]}
+
+
+# --- score --------------------------------------------------------------------------------------
+
+
+def dead_stones_dict(dead: DeadStones, board: Board) -> JSON:
+    out: JSON = {"points": dead.names(board), "source": dead.source.value, "notes": dead.notes}
+    if dead.judgement is not None:
+        j = dead.judgement
+        out["estimate"] = {
+            "playouts": j.playouts, "seed": j.seed, **j.settings,
+            "uncertain": [{"colour": c.colour.letter,
+                           "points": sorted(board.name(p) for p in c.stones),
+                           "share": c.share} for c in j.uncertain]}
+    return out
+
+
+def side_dict(side: Side) -> JSON:
+    """A colour's components under one ruleset (every :class:`Side` field but the total)."""
+    return {"empty": side.empty, "stones": side.stones, "prisoners": side.prisoners,
+            "dead": side.dead, "pass_stones": side.pass_stones,
+            "seki_excluded": side.seki_excluded, "must_fill": side.must_fill, "tax": side.tax,
+            "komi": side.komi, "handicap_bonus": side.handicap_bonus,
+            "pass_bonus": side.pass_bonus}
+
+
+def score_dict(score: Score) -> JSON:
+    return {
+        "ruleset": score.ruleset.name,
+        "method": score.method.value,
+        "black": {"components": side_dict(score.black), "total": score.black.total},
+        "white": {"components": side_dict(score.white), "total": score.white.total},
+        "komi": score.ruleset.komi,
+        "handicap_bonus": score.white.handicap_bonus,
+        "margin": score.margin,
+        "winner": _letter(score.winner),
+        "result": score.result_text,
+        "contributions": score.contributions,
+        "notes": score.notes,
+    }
+
+
+def result_check_dict(check: ResultCheck) -> JSON:
+    return {"status": check.status.value, "reason": check.reason, "computed": check.computed,
+            "recorded": check.recorded, "delta": check.delta,
+            "basis": check.basis.value if check.basis else None, "finished": check.finished,
+            "least_confidence": check.least_confidence, "reading": check.reading,
+            "reproduced": check.reproduced,
+            "assumptions": [{"code": a.code.code, "message": a.message}
+                            for a in check.assumptions]}
+
+
+def _seki_dict(position: Position) -> JSON:
+    board = position.board
+    return {"black": [board.name(p) for p in position.seki_empty[BLACK]],
+            "white": [board.name(p) for p in position.seki_empty[WHITE]]}
+
+
+def game_score_dict(game: GameScore, encoding: str | None, guessed: bool) -> JSON:
+    """One game of the ``score`` schema: the ``check`` schema and the fields below."""
+    out = game_dict(game.check, encoding, guessed, game.findings, game.verdict)
+    board = game.position.board if game.position else None
+    out["scored_move"] = game.scored_move
+    out["dead_stones"] = (None if game.dead is None or board is None
+                          else dead_stones_dict(game.dead, board))
+    out["seki"] = None if game.position is None else _seki_dict(game.position)
+    out["scores"] = [score_dict(s) for s in game.scores]
+    out["explanations"] = game.explanations
+    out["result_check"] = result_check_dict(game.result_check) if game.result_check else None
+    if game.error:
+        out["score_error"] = game.error
+    return out
+
+
+def file_score_dict(report: FileScore) -> JSON:
+    loaded = report.check.loaded
+    return {**_file_head(report.check),
+            "games": [game_score_dict(g, loaded.encoding, loaded.encoding_guessed)
+                      for g in report.games]}
+
+
+SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "must_fill",
+                     "seki_excluded",
+                     "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
+                     "handicap_bonus", "pass_bonus", "total", "margin", "winner",
+                     "result_check", "result_basis"]
+"""``score --format csv``: one row per ruleset and colour."""
+
+
+def csv_row(cells: list[object]) -> list[object]:
+    """Cells as written to a CSV file: text that a spreadsheet would take for a formula is
+    neutralised, control characters escaped (:func:`sgfcheck.escaping.csv_cell`)."""
+    return [csv_cell(c) for c in cells]
+
+
+def score_csv_rows(report: FileScore) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for game in report.games:
+        rc = game.result_check.status.value if game.result_check else ""
+        basis = game.result_check.basis if game.result_check and game.result_check.basis else ""
+        for score in game.scores:
+            for colour, side in score.sides():
+                rows.append(csv_row([
+                    report.path, game.check.game.index + 1, score.ruleset.name,
+                    score.method.value, colour.letter, side.empty, side.must_fill,
+                    side.seki_excluded, side.stones, side.prisoners, side.dead,
+                    side.pass_stones, side.tax, side.komi, side.handicap_bonus,
+                    side.pass_bonus, side.total, score.margin,
+                    score.winner.letter if score.winner else "draw", rc, basis,
+                ]))
+    return rows
+
+
+# --- life ---------------------------------------------------------------------------------------
+
+
+def chain_status_dict(chain: ChainStatus) -> JSON:
+    return {"points": chain.points, "colour": chain.colour.letter, "status": chain.status.value,
+            "source": chain.source.value, "confidence": chain.confidence}
+
+
+def game_life_dict(game: GameLife) -> JSON:
+    g = game.check.game
+    return {
+        "index": g.index + 1,
+        "size": [g.width, g.height],
+        "move": game.move,
+        "dead_stones": None if game.dead is None or game.board is None else
+        dead_stones_dict(game.dead, game.board),
+        "chains": [chain_status_dict(c) for c in game.chains],
+        "findings": [finding_dict(f) for f in game.findings if f.is_error],
+        "error": game.error,
+    }
+
+
+def file_life_dict(report: FileLife) -> JSON:
+    return {"file": report.path, "readable": not report.check.unreadable,
+            "games": [game_life_dict(g) for g in report.games]}
+
+
+# --- rules --------------------------------------------------------------------------------------
+
+
+def presets_dict(presets: dict[str, Ruleset]) -> JSON:
+    """``rules --format json``: every preset's parameters and its source."""
+    return {name: {**r.parameters(), "source": r.source} for name, r in presets.items()}
+
+
+# --- batch --------------------------------------------------------------------------------------
+
+
+def batch_game_row(path: str, member: str | None, game: GameScore, report: FileReport) -> JSON:
+    """A ``batch`` report row for one game: where it is, the ``score`` schema, and the file's
+    own findings."""
+    loaded = report.loaded
+    return {"path": path, "member": member,
+            **game_score_dict(game, loaded.encoding, loaded.encoding_guessed),
+            "file_findings": [finding_dict(f) for f in report.findings]}
+
+
+def batch_file_row(path: str, member: str | None, findings: list[Finding]) -> JSON:
+    """A ``batch`` report row for a file with no game (unreadable, an input problem, a time
+    limit, an internal error)."""
+    return {"path": path, "member": member, "index": None, "readable": False,
+            "verdict": Verdict.UNREADABLE.value, "findings": [],
+            "file_findings": [finding_dict(f) for f in findings]}
+
+
+BATCH_CSV_COLUMNS = ["path", "member", "game", "size", "moves", "rules", "komi", "handicap",
+                     "verdict", "illegal_moves", "error_codes", "encoding", "encoding_guessed",
+                     "result", "result_kind", "computed", "result_check", "result_basis",
+                     "result_assumptions"]
+"""``batch --out x.csv``: one row per game, the main facts of the JSON row."""
+
+
+def batch_game_csv(path: str, member: str | None, game: GameScore,
+                   report: FileReport) -> list[object]:
+    """The CSV cells of one game (the facts of :func:`batch_game_row`)."""
+    check = game.check
+    rc = game.result_check
+    g = check.game
+    findings = game.findings
+    errors = sorted({f.code.code for f in findings + report.findings if f.is_error})
+    rules = check.context
+    return csv_row([
+        path, member or "", g.index + 1, f"{g.width}x{g.height}",
+        check.replay.moves if check.replay else 0, rules.ruleset.name if rules else "",
+        rules.ruleset.komi if rules else g.komi, g.handicap, game.verdict.value,
+        sum(1 for f in findings if f.is_illegal), " ".join(errors),
+        report.loaded.encoding, report.loaded.encoding_guessed, check.result.raw,
+        check.result.kind.value, game.scores[0].result_text if game.scores else "",
+        rc.status.value if rc else "", rc.basis.value if rc and rc.basis else "",
+        " ".join(a.code.code for a in rc.assumptions) if rc else "",
+    ])
+
+
+def batch_file_csv(path: str, member: str | None, findings: list[Finding]) -> list[object]:
+    """The CSV cells of a file with no game (:func:`batch_file_row`)."""
+    errors = sorted({f.code.code for f in findings if f.is_error})
+    return csv_row([path, member or "", "", "", "", "", "", "", Verdict.UNREADABLE.value, 0,
+                    " ".join(errors), "", "", "", "", "", "", "", ""])
+
+
+def skipped_dict(name: str, reason: str) -> JSON:
+    """A file met in a folder or archive that is not a record (``check``/``score``/``life``
+    JSON: one object per input)."""
+    return {"file": name, "readable": False, "skipped": reason, "findings": [], "games": []}
+
+
+def summary_dict(s: Summary) -> JSON:
+    return {
+        "files": s.files, "skipped": s.skipped, "games": s.games,
+        "unreadable": s.unreadable, "input_problems": s.input_problems,
+        "timeouts": s.timeouts, "encodings_guessed": s.encodings_guessed,
+        "games_with_illegal_moves": s.games_with_illegal,
+        "illegal_by_rule": dict(s.illegal_by_rule),
+        "verdicts": dict(s.verdicts), "result_checks": dict(s.result_checks),
+        "result_checks_by_basis": {basis: dict(counts) for basis, counts in
+                                   sorted(s.result_checks_by_basis.items())},
+        "identical_files": s.identical_files, "same_games": s.same_games,
+        "not_records": s.not_records, "not_record_names": s.not_record_names,
+        "elapsed": round(s.elapsed, 3),
+        "games_per_second": round(s.games / s.elapsed, 1) if s.elapsed else None,
+        "peak_rss_mb_per_worker": round(s.peak_rss_mb, 1),
+    }
+
+
+def duplicates_dict(s: Summary) -> JSON:
+    return {"identical_files": s.identical_files, "same_games": s.same_games}
+
+
+# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
+
+
+def check_json(report: FileReport, verbose: bool = False, width: int | None = None) -> str:
+    return json_text(file_report_dict(report))
+
+
+def score_json(report: FileScore, verbose: bool = False, width: int | None = None) -> str:
+    return json_text(file_score_dict(report))
+
+
+def life_json(report: FileLife, verbose: bool = False, width: int | None = None) -> str:
+    return json_text(file_life_dict(report))
+
+
+def skipped_json(name: str, reason: str) -> str:
+    return json_text(skipped_dict(name, reason))

@@ -1,0 +1,117 @@
+"""A game's context: the ruleset and komi in force for one game, and where each came from.
+
+The user's :class:`~sgfcheck.settings.Settings` and the record's own ``RU``, ``KM`` and
+handicap are resolved here, once per game, into a :class:`GameContext`. Everything after (the
+replay, the dead-stone sources and engines, the counts, the result check) takes the context;
+nothing else reads ``RU`` or ``KM`` again or decides a komi of its own.
+
+Origins are an enum (:class:`Origin`): the user's option, the record, a server convention, or a
+default. The rules: ``--rules`` (when not ``auto``), else the record's ``RU`` mapped to a preset,
+else :data:`DEFAULT_RULES` (an unknown ``RU`` is a warning). The komi: ``--komi``, else the komi
+the rule string sets (``japanese:komi=0.5``), else ``KM``, else 0.5 in a handicap game, else the
+ruleset's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sgfcheck import findings as F
+from sgfcheck.findings import Finding
+from sgfcheck.records.record import GameRecord
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.rules.spellings import explicit_parameters, parse_rules_string, rules_from_ru
+from sgfcheck.settings import Settings
+from sgfcheck.strenum import StrEnum
+
+DEFAULT_RULES = "japanese"
+"""Used when RU is missing or unknown and the user chose no ruleset."""
+
+HANDICAP_KOMI = 0.5
+"""The komi of a handicap game whose record has no ``KM``."""
+
+
+class Origin(StrEnum):
+    """Where a part of the context came from."""
+
+    USER = "user"
+    """An option the user gave (``--rules``, ``--komi``)."""
+    RECORD = "record"
+    """The record's own property (``RU``, ``KM``)."""
+    CONVENTION = "convention"
+    """A server's convention read beside the record (the result check's other readings)."""
+    DEFAULT = "default"
+    """Nothing said it: a default."""
+
+
+@dataclass(frozen=True)
+class GameContext:
+    """The rules and komi in force for one game, and where they came from."""
+
+    ruleset: Ruleset
+    """Every rule parameter, the komi in force included."""
+    rules_origin: Origin
+    rules_detail: str
+    """How the rules were read (``RU[Japanese] -> japanese``)."""
+    komi_origin: Origin
+    komi_detail: str
+    """How the komi was found, as the JSON's ``komi_source`` says it (``KM``, ``--komi``,
+    ``handicap game without KM: 0.5``, ``ruleset default``)."""
+    handicap: int = 0
+
+    @property
+    def komi(self) -> float:
+        return self.ruleset.komi
+
+    @property
+    def rules_source(self) -> str:
+        """The JSON's ``rules.source``: ``--rules``, ``RU`` or ``default``."""
+        return {Origin.USER: "--rules", Origin.RECORD: "RU"}.get(self.rules_origin, "default")
+
+
+def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Finding]]:
+    """The context of one game under the user's settings, and the findings of reading its RU
+    (mapped: ``SGF024``; unknown: ``SGF023``)."""
+    found: list[Finding] = []
+    if settings.rules != "auto":
+        ruleset = parse_rules_string(settings.rules)
+        origin, detail = Origin.USER, f"--rules {settings.rules}"
+    elif game.rules_raw:
+        mapped, detail = rules_from_ru(game.rules_raw)
+        if mapped is None:
+            ruleset, origin = PRESETS[DEFAULT_RULES], Origin.DEFAULT
+            detail += f"; {DEFAULT_RULES} assumed (use --rules to choose)"
+            found.append(Finding(F.SGF_RULES_UNKNOWN, detail))
+        else:
+            ruleset, origin = mapped, Origin.RECORD
+            found.append(Finding(F.SGF_RULES_MAPPED, detail))
+    else:
+        ruleset, origin = PRESETS[DEFAULT_RULES], Origin.DEFAULT
+        detail = f"no RU property; {DEFAULT_RULES} assumed"
+    changes: dict[str, Any] = {}
+    if settings.ko is not None:
+        changes["ko"] = settings.ko
+    if settings.suicide is not None:
+        changes["suicide"] = settings.suicide
+    if settings.komi is not None:
+        changes["komi"] = settings.komi
+        komi_origin, komi_detail = Origin.USER, "--komi"
+    elif "komi" in explicit_parameters(settings.rules):
+        komi_origin, komi_detail = Origin.USER, "--rules"
+    elif game.komi is not None:
+        changes["komi"] = game.komi
+        komi_origin, komi_detail = Origin.RECORD, "KM"
+    elif game.handicap >= 2:
+        changes["komi"] = HANDICAP_KOMI
+        komi_origin = Origin.DEFAULT
+        komi_detail = f"handicap game without KM: {HANDICAP_KOMI:g}"
+    else:
+        komi_origin, komi_detail = Origin.DEFAULT, "ruleset default"
+    if changes:
+        ruleset = replace(ruleset, **changes)
+        if settings.ko is not None or settings.suicide is not None:
+            detail += " with " + ", ".join(
+                f"{k}={v.value}" for k, v in changes.items() if k in ("ko", "suicide"))
+    return GameContext(ruleset, origin, detail, komi_origin, komi_detail, game.handicap), found

@@ -1,0 +1,583 @@
+"""Game records: what a game tree means in Go - size, setup, moves, komi, handicap, RU, RE.
+
+Bytes are decoded first (:mod:`sgfcheck.records.encoding`) and parsed into trees, damaged syntax
+mended (:mod:`sgfcheck.records.syntax`). This module interprets each tree as a game: every game of
+a collection, rectangular and large boards, the lines of play (main line and variations), and
+server quirks (Fox komi x100, quarter-point komi in zi, handicap in the second node, ``HA`` without
+stones, repeated properties, game information outside the root), each normalised with a finding
+that shows raw -> interpreted.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from sgfmill import sgf_grammar
+
+from sgfcheck import core
+from sgfcheck import findings as F
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.findings import Finding, Severity
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
+from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name, standard_handicap
+from sgfcheck.records.encoding import DecodedText, decode_sgf_bytes
+from sgfcheck.records.formats import FORMAT_NAMES, RecordFormat, convert, declared_encoding, detect
+from sgfcheck.records.reading import read_path
+from sgfcheck.records.servers import Server, server_of
+from sgfcheck.records.syntax import parse_trees
+
+MAX_LINES = 10_000
+"""With ``--variations``, at most this many lines of one game are checked."""
+
+Node = dict[str, list[bytes]]
+
+
+class Move(NamedTuple):
+    """A B or W property. ``point`` is None for a pass; off-board points are kept as read."""
+
+    colour: Colour
+    point: Point | None
+    node: int
+    forced: bool
+    """The node has ``KO[]``: play it even if illegal."""
+
+
+class Setup(NamedTuple):
+    """AB/AW/AE (and PL) in one node."""
+
+    node: int
+    black: list[Point]
+    white: list[Point]
+    empty: list[Point]
+    player: Colour | None
+
+
+@dataclass
+class Line:
+    """One path through a game tree: setup and moves in order."""
+
+    events: list[Move | Setup]
+    findings: list[Finding]
+    final_node: Node
+    variation: list[int]
+    """Child index chosen at each branch (all zeros for the main line)."""
+
+    @property
+    def move_count(self) -> int:
+        return sum(1 for e in self.events if isinstance(e, Move))
+
+    def numbered_moves(self) -> Iterator[tuple[int, Move]]:
+        """The moves with their numbers (1-based, passes counted, setup not), as findings
+        number them."""
+        return enumerate((e for e in self.events if isinstance(e, Move)), start=1)
+
+
+@dataclass
+class GameRecord:
+    """One game tree of a file, with its game information normalised."""
+
+    index: int
+    width: int
+    height: int
+    tree: sgf_grammar.Coarse_game_tree | None
+    komi: float | None = None
+    komi_raw: str | None = None
+    handicap: int = 0
+    handicap_raw: str | None = None
+    rules_raw: str | None = None
+    result_raw: str | None = None
+    info: dict[str, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    playable: bool = True
+    """False when the game cannot be replayed (not Go, no nodes)."""
+    assumed_handicap: list[Point] = field(default_factory=list)
+    """Handicap stones placed by sgfcheck: HA without stones, White moving first."""
+    server: Server = Server.UNKNOWN
+    """The server or program that wrote the record, where its conventions are known."""
+
+    def main_line(self) -> Line:
+        if self.tree is None:
+            return Line([], [], {}, [])
+        nodes = list(sgf_grammar.main_sequence_iter(self.tree))
+        return _extract_line(self, nodes, [])
+
+    def variations(self) -> tuple[list[list[int]], list[Finding]]:
+        """Every root-to-leaf path, main line first, as the child index chosen at each branch
+        (at most :data:`MAX_LINES`; more is a finding). Iterative: trees may be 100,000 deep."""
+        if self.tree is None:
+            return [], []
+        paths: list[list[int]] = []
+        stack: list[tuple[sgf_grammar.Coarse_game_tree, list[int]]] = [(self.tree, [])]
+        while stack:
+            tree, path = stack.pop()
+            while len(tree.children) == 1:
+                tree = tree.children[0]
+            if not tree.children:
+                if len(paths) == MAX_LINES:
+                    return paths, [Finding(F.SGF_TOO_MANY_LINES, f"more than {MAX_LINES} "
+                                           "variations; only the first were checked")]
+                paths.append(path)
+                continue
+            for i in range(len(tree.children) - 1, -1, -1):
+                stack.append((tree.children[i], path + [i]))
+        return paths, []
+
+    def line(self, variation: list[int]) -> Line:
+        """The line that takes child ``variation[k]`` at the k-th branch (see
+        :meth:`variations`)."""
+        if self.tree is None:
+            return Line([], [], {}, variation)
+        tree = self.tree
+        nodes = list(tree.sequence)
+        branch = 0
+        while tree.children:
+            if len(tree.children) == 1:
+                tree = tree.children[0]
+            else:
+                tree = tree.children[variation[branch]]
+                branch += 1
+            nodes.extend(tree.sequence)
+        return _extract_line(self, nodes, variation)
+
+
+@dataclass
+class LoadedFile:
+    """Everything read from one file."""
+
+    path: str
+    encoding: str | None
+    encoding_guessed: bool
+    games: list[GameRecord]
+    findings: list[Finding]
+
+    @property
+    def readable(self) -> bool:
+        return bool(self.games)
+
+
+def load_file(path: str | Path, encoding: str | None = None,
+              limits: Limits = DEFAULT_LIMITS) -> LoadedFile:
+    """Read a file and parse every game in it. Never raises for bad content; never blocks on a
+    FIFO nor reads a device (:mod:`sgfcheck.records.reading`)."""
+    name = str(path)
+    read = read_path(name, limits)
+    if read.data is None:
+        return LoadedFile(name, None, False, [], read.findings)
+    return load_bytes(read.data, name, encoding, limits)
+
+
+def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> LoadedFile:
+    """Parse SGF data held in memory. Never raises for bad content; the work is bounded by
+    ``limits`` (a limit reached is a finding, ``SGF035``)."""
+    if len(raw) > limits.file_size:
+        return LoadedFile(name, None, False, [], [Finding(
+            F.SGF_LIMIT, f"{len(raw)} bytes, more than the limit "
+            f"({limits.describe('file_size')}); not read (raise it with --limit file-size=...)",
+            extra={"limit": limits.describe("file_size")})])
+    if not raw.strip():
+        return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
+    as_sgf = to_sgf(raw, name, encoding)
+    found = as_sgf.findings
+    decoded = as_sgf.decoded
+    trees = parse_trees(as_sgf.data, found, limits)
+    if len(trees) > limits.games:
+        found.append(Finding(F.SGF_LIMIT, f"{len(trees)} games in the file; only the first "
+                             f"{limits.games} were read (raise it with --limit games=...)",
+                             extra={"limit": limits.describe("games")}))
+        del trees[limits.games:]
+    games = [_make_game(i, t) for i, t in enumerate(trees)]
+    return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
+
+
+@dataclass
+class SgfText:
+    """A record's bytes as UTF-8 SGF: decoded, and converted when it is in another format."""
+
+    fmt: RecordFormat
+    data: bytes
+    decoded: DecodedText
+    findings: list[Finding]
+
+
+def to_sgf(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -> SgfText:
+    """Decode a record (:mod:`sgfcheck.records.encoding`) and, for GIB, NGF or UGF, convert it
+    (:mod:`sgfcheck.records.formats`). Never raises for bad content."""
+    fmt = detect(raw, name)
+    decoded = decode_sgf_bytes(raw, encoding or declared_encoding(raw, fmt))
+    found = list(decoded.findings)
+    data = decoded.data
+    if fmt is not RecordFormat.SGF:
+        converted = convert(data.decode("utf-8", "replace"), fmt)
+        found.append(Finding(F.SGF_OTHER_FORMAT, f"a {FORMAT_NAMES[fmt]} record, read as SGF"))
+        found.extend(converted.findings)
+        data = converted.sgf.encode("utf-8")
+    return SgfText(fmt, data, decoded, found)
+
+
+# --- game information -------------------------------------------------------------------------
+
+
+MAX_TEXT = 256
+"""Bytes of a game-information value kept (``RU``, ``RE``, ``KM``, names...): no real one is
+longer, and every message that quotes one stays a line."""
+MAX_SHOWN = 20
+"""Bad points of one setup list spelled out; the rest are counted."""
+
+
+def _text(values: list[bytes]) -> str:
+    return _simple_text(values[0])
+
+
+def _simple_text(value: bytes) -> str:
+    """A SimpleText value, cut to :data:`MAX_TEXT` bytes (``…`` marks the cut)."""
+    text = sgf_grammar.simpletext_value(value[:MAX_TEXT]).decode("utf-8", "replace").strip()
+    return text + "…" if len(value) > MAX_TEXT else text
+
+
+_SINGLE_VALUED = ("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "PL", "CA", "FF")
+_GAME_INFO = frozenset(("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "FF", "CA"))
+_INFO_KEYS = ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "AP", "TM", "OT")
+_SIZE_RE = re.compile(r"^\s*(-?\d{1,6})\s*(?::\s*(-?\d{1,6})\s*)?$")
+_HANDICAP_RE = re.compile(r"^\s*\+?(\d{1,6})(?:\.0*)?\s*$")
+# Fox/SGFC:2.0 scaled komi; quarter values are zi (see rules.md 2.3).
+_FOX_ZI_HINTS = {350: 7.0}
+
+
+def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
+    root = tree.sequence[0]
+    game = GameRecord(index, 19, 19, tree)
+    found = game.findings
+    for ident in _SINGLE_VALUED:
+        values = root.get(ident)
+        if values and len(values) > 1 and ident != "AP":
+            shown = ", ".join(_simple_text(v) for v in values[:5])
+            more = ", ..." if len(values) > 5 else ""
+            found.append(Finding(
+                F.SGF_REPEATED_PROPERTY,
+                f"{ident} appears {len(values)} times ({shown}{more}); the first is used"))
+    ap = [_simple_text(v) for v in root.get("AP", [])[:5]]
+    if len(ap) > 1:
+        found.append(Finding(F.SGF_REPEATED_PROPERTY,
+                             f"AP appears {len(root['AP'])} times ({', '.join(ap)}); all are kept"))
+
+    gm = root.get("GM")
+    if gm and _text(gm) not in ("1", ""):
+        found.append(Finding(F.SGF_NOT_GO, f"GM[{_text(gm)}] is not Go (GM[1]); game skipped"))
+        game.playable = False
+
+    size = root.get("SZ")
+    if size:
+        raw = _text(size)
+        m = _SIZE_RE.match(raw)
+        w = h = None
+        if m:
+            w = int(m.group(1))
+            h = int(m.group(2)) if m.group(2) is not None else w
+        if w is None or h is None or not (1 <= w <= 52 and 1 <= h <= 52):
+            found.append(Finding(F.SGF_BAD_SIZE,
+                                 f"SZ[{raw}] is not a board size from 1 to 52; 19x19 assumed"))
+        else:
+            game.width, game.height = w, h
+
+    # Game information, from the root or (Fox, hand-made files) the nodes before the first move.
+    info_nodes = [root]
+    for node in tree.sequence[1:3]:
+        if "B" in node or "W" in node:
+            break
+        info_nodes.append(node)
+
+    def prop(ident: str) -> list[bytes] | None:
+        for node in info_nodes:
+            if ident in node:
+                return node[ident]
+        return None
+
+    for key in _INFO_KEYS:
+        values = prop(key)
+        if values:
+            game.info[key] = ", ".join(
+                _simple_text(v)
+                for v in (values if key == "AP" else values[:1])
+            )
+    ru = prop("RU")
+    if ru is not None:
+        game.rules_raw = _text(ru)
+    re_ = prop("RE")
+    if re_ is not None:
+        game.result_raw = _text(re_)
+    game.server = server_of(ap, frozenset(root))
+    _read_komi(game, prop("KM"))
+    _read_handicap(game, prop("HA"), tree)
+    ko = prop("KO")
+    if ko and _text(ko):
+        value = _text(ko)
+        try:
+            komi = float(value)
+        except ValueError:
+            found.append(Finding(F.SGF_KO_PROPERTY,
+                                 f"KO[{value}] in the game information holds text; ignored"))
+        else:
+            if not math.isfinite(komi) or abs(komi) > game.width * game.height:
+                found.append(Finding(F.SGF_KO_PROPERTY, f"KO[{value}] in the game information "
+                                     "is no komi a game can have; ignored"))
+            elif game.komi is None:
+                game.komi, game.komi_raw = komi, value
+                found.append(Finding(F.SGF_KO_PROPERTY,
+                                     f"KO[{value}] -> komi {komi:g}: a number in KO is a "
+                                     "misplaced komi (Sina style), not the KO move property"))
+    for i, node in enumerate(info_nodes[1:], start=2):
+        misplaced = sorted(k for k in node if k in _GAME_INFO)
+        if misplaced:
+            found.append(Finding(F.SGF_BAD_VALUE,
+                                 f"game information {', '.join(misplaced)} in node {i}, not in "
+                                 "the root; read anyway"))
+    return game
+
+
+def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
+    if values is None:
+        return
+    raw = _text(values)
+    game.komi_raw = raw
+    try:
+        komi = float(raw.replace(",", "."))
+    except ValueError:
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
+        return
+    if komi != komi or abs(komi) == float("inf"):
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
+        return
+    fox = game.server is Server.FOX
+    rules = (game.rules_raw or "").lower()
+    value = komi
+    why = ""
+    if abs(komi) >= 50 and float(komi).is_integer() and int(komi) % 25 == 0:
+        # Fox writes komi x100; a quarter value is in zi (Chinese counting) and is doubled.
+        scaled = komi / 100
+        if abs(komi) in _FOX_ZI_HINTS and "chinese" in rules:
+            value = _FOX_ZI_HINTS[int(abs(komi))] * (1 if komi > 0 else -1)
+        elif (scaled * 4) % 2 == 1:
+            value = scaled * 2
+        else:
+            value = scaled
+        why = ("Fox writes komi x100" if fox else
+               "no plausible komi is that large; read as Fox-style komi x100")
+        if value != scaled:
+            why += f"; {scaled:g} is in zi (Chinese counting units), = {value:g} points"
+    elif (komi * 4) % 2 == 1:
+        value = komi * 2
+        why = "a quarter-point komi is in zi (Chinese counting units, GoGoD/Fox style)"
+    if abs(value) > game.width * game.height:
+        points = game.width * game.height
+        game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                     f"KM[{raw}] is more than the board's {points} points; no game "
+                                     "has such a komi: the ruleset's komi is used"))
+        return
+    if why:
+        game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {value:g}: {why}",
+                                     extra={"raw": raw, "value": value}))
+    elif raw != f"{komi:g}":
+        game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {komi:g}",
+                                     extra={"raw": raw, "value": komi}))
+    game.komi = value
+
+
+def _read_handicap(game: GameRecord, values: list[bytes] | None,
+                   tree: sgf_grammar.Coarse_game_tree) -> None:
+    """Handicap = black setup stones before the first move (root, or Fox's second node)."""
+    found = game.findings
+    seq = list(tree.sequence[:3])
+    setup_black = 0
+    setup_white = 0
+    late = False
+    for i, node in enumerate(seq):
+        if "B" in node or "W" in node:
+            break
+        if i > 0 and "AB" in node:
+            late = True
+        setup_black += len(expand_point_list(node.get("AB", []), 52, 52).points)
+        setup_white += len(expand_point_list(node.get("AW", []), 52, 52).points)
+    ha: int | None = None
+    if values is not None:
+        raw = _text(values)
+        game.handicap_raw = raw
+        m = _HANDICAP_RE.match(raw)
+        if not raw:
+            ha = 0
+        elif m is None:
+            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is not a number of stones; ignored"))
+        elif int(m.group(1)) > game.width * game.height:
+            found.append(Finding(F.SGF_HANDICAP, f"HA[{raw}] is more stones than the board has "
+                                 "points; ignored"))
+        else:
+            ha = int(m.group(1))
+    stones = setup_black if setup_white == 0 and setup_black >= 2 else 0
+    if late and stones:
+        found.append(Finding(F.SGF_HANDICAP_LATE,
+                             f"the {stones} handicap stones are set up in the second node, "
+                             "not the root"))
+    if ha is not None and ha >= 2 and stones != ha:
+        if stones == 0 and setup_black == 0:
+            first = _first_moves(tree, ha)
+            if first == "B" * ha:
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] with no setup stones: the first {ha} moves are "
+                                     "Black's and are read as free handicap placement",
+                                     severity=Severity.INFO))
+                stones = ha
+            elif first[:1] == "W" and standard_handicap(ha, game.width, game.height):
+                game.assumed_handicap = standard_handicap(ha, game.width, game.height)
+                stones = ha
+                names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] but no handicap stones are placed and White moves "
+                                     f"first; the {ha} stones were assumed on the standard points "
+                                     f"{names}"))
+            else:
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] but no handicap stones are placed; the game is "
+                                     "replayed as it stands (no handicap stones)"))
+        else:
+            found.append(Finding(F.SGF_HANDICAP,
+                                 f"HA[{ha}] but {setup_black} black setup stones; "
+                                 f"{stones} handicap stones assumed"))
+    elif ha == 1:
+        found.append(Finding(F.SGF_HANDICAP, "HA[1] means no handicap stones (Black simply "
+                                             "moves first); handicap 0 assumed",
+                             severity=Severity.INFO))
+    game.handicap = stones
+
+
+def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:
+    colours = []
+    for node in sgf_grammar.main_sequence_iter(tree):
+        if "B" in node:
+            colours.append("B")
+        elif "W" in node:
+            colours.append("W")
+        if len(colours) >= n:
+            break
+    return "".join(colours)
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+_PASS_VALUES = (b"", b"tt")
+
+
+def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> Line:
+    width, height = game.width, game.height
+    tt_is_pass = width <= 19 and height <= 19
+    events: list[Move | Setup] = []
+    if game.assumed_handicap:
+        events.append(Setup(0, list(game.assumed_handicap), [], [], None))
+    found: list[Finding] = []
+    move_no = 0
+    coord = SGF_COORD
+    fast = core.compiled
+    index = -1
+    while index + 1 < len(nodes):
+        index += 1
+        if fast is not None:
+            # The run of plain move nodes from here, read by the compiled core; the node it
+            # stops at (setup, PL, KO, odd values) is read below.
+            before = len(events)
+            index = fast.simple_moves(nodes, index, tt_is_pass, Move, BLACK, WHITE, events)
+            move_no += len(events) - before
+            if index >= len(nodes):
+                break
+        node = nodes[index]
+        if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
+            lists = {ident: expand_point_list(node.get(ident, []), width, height)
+                     for ident in ("AB", "AW", "AE")}
+            black, white, empty = (lists[i].points for i in ("AB", "AW", "AE"))
+            for ident, read in lists.items():
+                for bad in read.bad[:MAX_SHOWN]:
+                    found.append(Finding(F.SGF_BAD_POINT,
+                                         f"setup point [{bad[:20]}] in node {index} is not on "
+                                         f"the {width}x{height} board; ignored",
+                                         move=move_no or None))
+                if len(read.bad) > MAX_SHOWN:
+                    found.append(Finding(F.SGF_BAD_POINT,
+                                         f"{len(read.bad) - MAX_SHOWN} more bad {ident} points "
+                                         f"in node {index}; ignored", move=move_no or None))
+                if read.unread:
+                    found.append(Finding(F.SGF_BAD_VALUE,
+                                         f"{ident} in node {index} lists more than twice the "
+                                         f"board's points; its last {read.unread} value(s) "
+                                         "were not read", move=move_no or None))
+            player = None
+            if "PL" in node:
+                pl = _text(node["PL"]).upper()
+                player = Colour.from_letter(pl)
+                if player is None:
+                    found.append(Finding(F.SGF_BAD_PLAYER,
+                                         f"PL[{pl}] is neither B nor W; ignored",
+                                         move=move_no or None))
+                elif move_no:
+                    found.append(Finding(F.SGF_BAD_PLAYER,
+                                         f"PL[{pl}] after move {move_no}: the player to move is "
+                                         "set in the middle of the game", move=move_no))
+            if move_no and (black or white or empty):
+                found.append(Finding(F.SGF_SETUP_MIDGAME,
+                                     f"setup (AB/AW/AE) in node {index}, after move {move_no}; "
+                                     "the position is changed as written and the repetition "
+                                     "history starts again", move=move_no))
+            events.append(Setup(index, black, white, empty, player))
+        has_b = "B" in node
+        has_w = "W" in node
+        if not (has_b or has_w):
+            continue
+        if has_b and has_w:
+            found.append(Finding(F.SGF_TWO_MOVES_IN_NODE,
+                                 f"node {index} holds both B and W; both are played, B first",
+                                 move=move_no + 1))
+        forced = "KO" in node and not _text(node["KO"])
+        for ident, colour in (("B", BLACK), ("W", WHITE)):
+            values = node.get(ident)
+            if values is None:
+                continue
+            move_no += 1
+            value = values[0]
+            if len(values) > 1:
+                found.append(Finding(F.SGF_REPEATED_PROPERTY,
+                                     f"{ident} has {len(values)} values in node {index}; the "
+                                     "first is played", move=move_no))
+            point: Point | None
+            if len(value) == 2 and value != b"tt":
+                col = coord.get(value[0])
+                row = coord.get(value[1])
+                if col is None or row is None:
+                    point = None
+                    found.append(_bad_move(colour, value, move_no))
+                else:
+                    point = (col, row)
+            elif value in _PASS_VALUES:
+                point = None
+                if value == b"tt" and not tt_is_pass:
+                    point = (19, 19)
+            elif not value.strip():
+                point = None
+                found.append(Finding(F.SGF_PASS_SPELLING,
+                                     f"{ident}[{value.decode('utf-8', 'replace')}] (blanks) read "
+                                     "as a pass", move=move_no, colour=colour))
+            else:
+                point = None
+                found.append(_bad_move(colour, value, move_no))
+            events.append(Move(colour, point, index, forced))
+    return Line(events, found, nodes[-1] if nodes else {}, variation)
+
+
+def _bad_move(colour: Colour, value: bytes, move_no: int) -> Finding:
+    shown = value.decode("utf-8", "replace")[:20]
+    return Finding(F.SGF_BAD_POINT,
+                   f"{colour.letter}[{shown}] is not a point; the move is read as a pass",
+                   move=move_no, colour=colour)

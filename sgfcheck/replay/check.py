@@ -1,0 +1,203 @@
+"""Checking files: load, choose each game's ruleset, replay, and collect the verdict.
+
+This is the library entry point behind ``sgfcheck check``: :func:`check_file` returns plain data
+(:class:`FileReport`); :mod:`sgfcheck.output.schema` gives its JSON shape and
+:mod:`sgfcheck.output.text` its tables. Each game gets a :class:`Verdict`; with ``all_rules``,
+every move illegal under some preset gets its verdict under each (:class:`RulesetVerdicts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sgfcheck import findings as F
+from sgfcheck.colour import Colour
+from sgfcheck.findings import Finding, Severity
+from sgfcheck.records.context import GameContext, resolve
+from sgfcheck.records.record import GameRecord, Line, LoadedFile, load_bytes, load_file
+from sgfcheck.records.results import Result, parse_result
+from sgfcheck.replay.replay import Replay, replay
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.settings import Settings
+from sgfcheck.strenum import StrEnum
+
+
+class Verdict(StrEnum):
+    """A game's verdict: the worst of its findings."""
+
+    CLEAN = "clean"
+    WARNINGS = "warnings"
+    ERRORS = "errors"
+    ILLEGAL_MOVES = "illegal moves"
+    NOT_CHECKED = "not checked"
+    """Not a Go game (or nothing to replay)."""
+    UNREADABLE = "unreadable"
+    """``batch``: a file with no game in it, or an input that could not be read."""
+
+
+def verdict_of(playable: bool, findings: list[Finding]) -> Verdict:
+    if not playable:
+        return Verdict.NOT_CHECKED
+    if any(f.is_illegal for f in findings):
+        return Verdict.ILLEGAL_MOVES
+    if any(f.is_error for f in findings):
+        return Verdict.ERRORS
+    if any(f.severity is Severity.WARNING for f in findings):
+        return Verdict.WARNINGS
+    return Verdict.CLEAN
+
+
+@dataclass
+class RulesetVerdicts:
+    """One move illegal under at least one preset, and its verdict under each (``--all-rules``):
+    the rules it breaks, an empty list where it is legal."""
+
+    move: int
+    colour: Colour | None
+    point: str | None
+    verdicts: dict[str, list[str]]
+
+
+@dataclass
+class GameReport:
+    game: GameRecord
+    context: GameContext | None
+    """The rules and komi in force, and where they came from (None: not a game of Go)."""
+    result: Result
+    replay: Replay | None
+    findings: list[Finding]
+    all_rules: list[RulesetVerdicts] | None = None
+    lines_checked: int = 1
+    line: Line | None = None
+    """The main line that was replayed."""
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def illegal_moves(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_illegal]
+
+    @property
+    def verdict(self) -> Verdict:
+        return verdict_of(self.game.playable, self.findings)
+
+
+@dataclass
+class FileReport:
+    path: str
+    loaded: LoadedFile
+    games: list[GameReport] = field(default_factory=list)
+
+    @property
+    def unreadable(self) -> bool:
+        return not self.loaded.games
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.loaded.findings
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.is_error for f in self.findings) or any(g.errors for g in self.games)
+
+
+def check_game(game: GameRecord, settings: Settings) -> GameReport:
+    result = parse_result(game.result_raw)
+    findings = list(game.findings)
+    if not result.parsed:
+        findings.append(Finding(F.RES_UNPARSEABLE, result.note))
+    if not game.playable:
+        return GameReport(game, None, result, None, findings)
+    context, rule_findings = resolve(game, settings)
+    findings.extend(rule_findings)
+    main = game.main_line()
+    rep = replay(game, main, context.ruleset)
+    findings.extend(main.findings)
+    findings.extend(rep.findings)
+    lines_checked = 1
+    if settings.variations:
+        seen = {(f.code.code, f.move, f.message) for f in main.findings + rep.findings}
+        variations, too_many = game.variations()
+        # Every line is replayed from the root: a deep line ending in thousands of leaves would
+        # cost depth x leaves. All lines together replay at most as many moves as a file may
+        # have nodes.
+        replayed = len(main.events)
+        budget = settings.limits.nodes
+        for variation in variations:
+            if not any(variation):
+                continue  # the main line, already done
+            line = game.line(variation)
+            replayed += len(line.events)
+            if replayed > budget:
+                findings.append(Finding(
+                    F.SGF_LIMIT, f"the variations replay more than {budget} moves together; "
+                    f"only the first {lines_checked} lines were checked (raise it with --limit "
+                    "nodes=...)", extra={"limit": settings.limits.describe("nodes")}))
+                break
+            lines_checked += 1
+            other = replay(game, line, context.ruleset)
+            for f in line.findings + other.findings:
+                key = (f.code.code, f.move, f.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                f.extra["variation"] = line.variation
+                findings.append(f)
+        findings.extend(too_many)
+    if not main.events and game.tree is not None and len(game.tree.sequence) <= 1:
+        findings.append(Finding(F.SGF_EMPTY_TREE, "the game has no moves and no setup"))
+    report = GameReport(game, context, result, rep, findings, lines_checked=lines_checked,
+                        line=main)
+    if settings.all_rules:
+        report.all_rules = compare_rulesets(game, main)
+    return report
+
+
+def compare_rulesets(game: GameRecord, line: Line) -> list[RulesetVerdicts]:
+    """For every move illegal under at least one preset, its verdict under each preset."""
+    verdicts: dict[int, dict[str, list[str]]] = {}
+    where: dict[int, tuple[Colour | None, str | None]] = {}
+    for name, ruleset in PRESETS.items():
+        rep = replay(game, line, ruleset)
+        for f in rep.findings:
+            if f.move is None or not f.code.is_rule:
+                continue
+            if not (f.is_error or f.code is F.RUL_CYCLE):
+                continue
+            verdicts.setdefault(f.move, {})
+            verdicts[f.move].setdefault(name, []).append(f.code.rule)
+            where[f.move] = (f.colour, f.point)
+    rows = []
+    for move in sorted(verdicts):
+        colour, point = where[move]
+        rows.append(RulesetVerdicts(move, colour, point,
+                                    {name: verdicts[move].get(name, []) for name in PRESETS}))
+    return rows
+
+
+def check_loaded(loaded: LoadedFile, settings: Settings,
+                 on_game: Callable[[], None] | None = None) -> FileReport:
+    """Check every game of a file read already; ``on_game`` is called after each (progress)."""
+    report = FileReport(loaded.path, loaded)
+    for game in loaded.games:
+        report.games.append(check_game(game, settings))
+        if on_game is not None:
+            on_game()
+    return report
+
+
+def check_file(path: str | Path, settings: Settings | None = None) -> FileReport:
+    """Check every game in a file. Never raises for bad content."""
+    settings = settings or Settings()
+    return check_loaded(load_file(path, settings.encoding, settings.limits), settings)
+
+
+def check_bytes(data: bytes, name: str = "<bytes>",
+                settings: Settings | None = None) -> FileReport:
+    """As :func:`check_file`, for a record held in memory."""
+    settings = settings or Settings()
+    return check_loaded(load_bytes(data, name, settings.encoding, settings.limits), settings)

@@ -1,0 +1,355 @@
+"""Record x ruleset -> Replay: the final position, prisoners, passes and a finding for every move
+that breaks the rules.
+
+Illegal moves are played as the record has them (captures happen, a suicide removes its own
+stones) so that later problems are found too; a move on an occupied point changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sgfcheck import core
+from sgfcheck import findings as F
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.findings import Finding, Severity
+from sgfcheck.points import Point, name_list, point_name, point_to_sgf
+from sgfcheck.records.record import GameRecord, Line, Move, Setup
+from sgfcheck.replay.board import TO_MOVE_KEY, Board
+from sgfcheck.rules.ruleset import KoRule, LongCycle, Ruleset, SuicideRule
+
+_SUPERKO_CODE = {
+    KoRule.POSITIONAL: F.RUL_PSK,
+    KoRule.SITUATIONAL: F.RUL_SSK,
+    KoRule.NATURAL_SITUATIONAL: F.RUL_NSSK,
+}
+_CYCLE_MEANING = {
+    LongCycle.NO_RESULT: "the game has no result",
+    LongCycle.DRAW: "the game is a draw",
+    LongCycle.VOID: "the referee voids the game or orders a replay",
+    LongCycle.FORBIDDEN: "it is forbidden",
+}
+
+
+@dataclass
+class Replay:
+    """What replaying one line of a game under one ruleset found."""
+
+    ruleset: Ruleset
+    board: Board
+    findings: list[Finding]
+    moves: int = 0
+    """Moves replayed (passes included, setup excluded)."""
+    prisoners: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    """Stones each colour captured (its prisoners), including opponent self-captures."""
+    passes: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    plays: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    """Stones played on the board (not setup, not passes)."""
+    setup_stones: dict[Colour, int] = field(default_factory=lambda: {BLACK: 0, WHITE: 0})
+    """Stones added by AB/AW (handicap included)."""
+    first_pass: Colour | None = None
+    last_pass: Colour | None = None
+    """Colour of the most recent pass."""
+    ended_by_passes: int | None = None
+    """Move number of the second of two consecutive passes, if the line ends that way."""
+    cycle: tuple[int, int] | None = None
+    """(first, last) move of the first long cycle under simple ko."""
+
+    @property
+    def illegal(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_illegal]
+
+
+# Notes of the replay loop, as both cores write them: (kind, move number, a, b).
+N_SETUP_DEAD, N_TURN_FIRST, N_TURN_TWICE, N_OFF_BOARD, N_AFTER_END, N_OCCUPIED, N_SUICIDE, \
+    N_KO, N_CYCLE, N_SUPERKO = range(10)
+_KO_NUMBER = {KoRule.SIMPLE: 0, KoRule.POSITIONAL: 1, KoRule.SITUATIONAL: 2,
+              KoRule.NATURAL_SITUATIONAL: 3}
+
+Walk = tuple[Any, int, list[tuple[int, int, int, Any]], list[int], int, tuple[int, int],
+             tuple[int, int], tuple[int, int], tuple[int, int], int, int, int, tuple[int, int]]
+"""What the replay loop returns: (the position: a Board, or its colours from the compiled core),
+its hash, notes, moves of passes after the end, moves, prisoners, passes, plays, setup stones
+(each (black, white)), first pass, last pass (0 for none), move ending by two passes (-1 for
+none), first long cycle (-1, -1 for none)."""
+
+
+def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None) -> Replay:
+    """Replay a line of a game under a ruleset, up to move ``upto`` (all moves by default)."""
+    free_handicap = 0
+    if game.handicap and not any(isinstance(e, Setup) and e.black for e in line.events[:3]):
+        free_handicap = game.handicap  # HA with the stones played as Black moves
+    args = (game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
+            -1 if upto is None else upto, int(ruleset.white_passes_last))
+    done: Walk
+    if core.compiled is not None:
+        done = core.compiled.walk(*args, line.events)
+    else:
+        done = _walk(*args, line.events)
+    position, hash_, notes, extra_passes, moves, prisoners, passes, plays, setup, first_pass, \
+        last_pass, ended_by, cycle = done
+    board = (position if isinstance(position, Board)
+             else Board.from_colours(game.width, game.height, position, hash_))
+    out = Replay(ruleset, board, _findings(notes, line, ruleset, game.width, game.height), moves,
+                 {BLACK: prisoners[0], WHITE: prisoners[1]}, {BLACK: passes[0], WHITE: passes[1]},
+                 {BLACK: plays[0], WHITE: plays[1]}, {BLACK: setup[0], WHITE: setup[1]},
+                 Colour(first_pass) if first_pass else None,
+                 Colour(last_pass) if last_pass else None,
+                 ended_by if ended_by >= 0 else None, cycle if cycle[0] >= 0 else None)
+    if extra_passes:
+        out.findings.append(_passes_after_end(extra_passes, ruleset))
+    return out
+
+
+def _findings(notes: list[tuple[int, int, int, Any]], line: Line, ruleset: Ruleset,
+              width: int, height: int) -> list[Finding]:
+    """The findings the notes of the replay loop stand for, in their order."""
+    found: list[Finding] = []
+    if not notes:
+        return found
+    moves = dict(line.numbered_moves())
+    for kind, move_no, a, stones in notes:
+        if kind == N_SETUP_DEAD:
+            colour = Colour(a)
+            pts = sorted(point_name((s % width, s // width), height) for s in stones)
+            found.append(Finding(
+                F.RUL_SETUP_DEAD,
+                f"setup leaves {colour.word.lower()} stones at {name_list(pts)} "
+                "without liberties; they stay on the board as set up",
+                move=move_no or None, colour=colour, point=pts[0]))
+            continue
+        ev = moves[move_no]
+        c = ev.colour
+        point = ev.point
+        name = point_name(point, height)
+        if kind == N_TURN_FIRST:
+            to_move = Colour(a)
+            msg = (f"{c.word} moves first, but it is {to_move.word}'s turn "
+                   f"({'handicap stones are placed' if to_move == WHITE else 'Black starts'})")
+            f = Finding(F.RUL_TURN, msg, move=move_no, colour=c, point=name,
+                        severity=Severity.INFO)
+        elif kind == N_TURN_TWICE:
+            f = Finding(F.RUL_TURN, f"{c.word} moves twice in a row (assumed: "
+                        f"{c.opponent.word} passed in between)", move=move_no, colour=c,
+                        point=name)
+        elif kind == N_OFF_BOARD:
+            assert point is not None
+            f = Finding(F.RUL_OFF_BOARD, f"{c.word} plays at {_sgf(point)}, outside the "
+                        f"{width}x{height} board; read as a pass", move=move_no,
+                        colour=c, point=None)
+        elif kind == N_AFTER_END:
+            allowed = ruleset.play_may_resume
+            f = Finding(F.RUL_AFTER_END, f"{c.word} plays after the game ended by two passes "
+                        f"(move {a}); " + ("play may resume under these rules" if allowed else
+                                           "the game is over under these rules"),
+                        move=move_no, colour=c, point=name,
+                        severity=Severity.INFO if allowed else Severity.WARNING)
+        elif kind == N_OCCUPIED:
+            f = Finding(F.RUL_OCCUPIED, f"{c.word} plays on {name}, which already holds a "
+                        f"{Colour(a).word.lower()} stone; the move changes nothing",
+                        move=move_no, colour=c, point=name)
+        elif kind == N_SUICIDE:
+            assert point is not None
+            f = _suicide(ruleset.suicide, c, point, height, move_no, a)
+        elif kind == N_KO:
+            f = Finding(F.RUL_KO, f"{c.word} retakes the ko at {name} at once (simple ko); the "
+                        f"position after {_when(a)} returns", move=move_no, colour=c,
+                        point=name, repeats_move=a)
+        elif kind == N_CYCLE:
+            f = Finding(
+                F.RUL_CYCLE,
+                f"moves {a + 1}-{move_no} form a cycle: the position after move "
+                f"{move_no} repeats the one after {_when(a)} with the same player to "
+                f"move (triple ko, eternal life or similar); under {ruleset.name} rules "
+                f"{_CYCLE_MEANING[ruleset.long_cycle]}",
+                move=move_no, colour=c, point=name, repeats_move=a,
+                extra={"cycle": [a + 1, move_no]})
+        else:
+            assert kind == N_SUPERKO
+            code = _SUPERKO_CODE[ruleset.ko]
+            f = Finding(code, f"{c.word} {name} recreates the position after {_when(a)} "
+                        f"({code.rule})", move=move_no, colour=c, point=name, repeats_move=a)
+        if ev.forced and f.is_illegal:
+            _force(f)
+        found.append(f)
+    return found
+def _passes_after_end(moves: list[int], ruleset: Ruleset) -> Finding:
+    """Passes after two in a row (AGA's required last pass by White aside): the game had ended;
+    they change nothing, and a record with thousands of them is not a game record."""
+    return Finding(
+        F.RUL_AFTER_END,
+        f"{len(moves)} pass(es) after two passes in a row, from move {moves[0]} on: the game had "
+        "ended; they change nothing",
+        move=moves[0], severity=Severity.INFO if ruleset.play_may_resume else Severity.WARNING)
+
+
+def _when(move: int) -> str:
+    return "the start" if move == 0 else f"move {move}"
+
+
+def _sgf(point: Point) -> str:
+    return f"[{point_to_sgf(point)}]"
+
+
+def _suicide(rule: SuicideRule, c: Colour, point: Point, height: int, move_no: int,
+             stones: int) -> Finding:
+    name = point_name(point, height)
+    what = "a single stone" if stones == 1 else f"{stones} stones"
+    legal = rule is SuicideRule.ALLOWED or (rule is SuicideRule.MULTI_STONE and stones > 1)
+    if legal:
+        extra = " (it changes nothing, like a pass)" if stones == 1 else ""
+        return Finding(
+            F.RUL_SUICIDE_ALLOWED,
+            f"{c.word} {name} removes its own {what} (suicide, legal here){extra}",
+            move=move_no, colour=c, point=name)
+    why = "single-stone suicide" if rule is SuicideRule.MULTI_STONE else "suicide"
+    return Finding(
+        F.RUL_SUICIDE,
+        f"{c.word} {name} leaves its own {what} without liberties ({why} is illegal "
+        "here); played as recorded: the stones are removed",
+        move=move_no, colour=c, point=name)
+
+
+def _force(f: Finding) -> None:
+    """KO[] in the node: the record says to play the move even if illegal."""
+    f.severity = Severity.INFO
+    f.message += " - the node has KO[], so the record forces this move"
+    f.extra["forced"] = True
+
+
+# --- the replay loop, pure-Python reference (the compiled one: _core.c, walk) -----------------
+
+def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
+          white_passes_last: int, events: list[Move | Setup]) -> Walk:
+    """Replay the events: the position and notes of everything the rules have to say."""
+    board = Board(w, h)
+    notes: list[tuple[int, int, int, Any]] = []
+    positional, situational, natural = ko_number == 1, ko_number == 2, ko_number == 3
+    simple = ko_number == 0
+    key_b, key_w = TO_MOVE_KEY[BLACK], TO_MOVE_KEY[WHITE]
+    colour_at = board.colour
+    prisoners = [0, 0, 0]
+    passes = [0, 0, 0]
+    plays = [0, 0, 0]
+    setup = [0, 0, 0]
+    first_pass = last_pass = 0
+    ended_by = -1
+    cycle = (-1, -1)
+    to_move = 1
+    history: dict[int, int] = {}
+    in_cycle = False
+    ko_point = -1
+    ko_colour = 0
+    consecutive_passes = 0
+    extra_passes: list[int] = []
+    resumed_reported = False
+    move_no = 0
+    started = False
+
+    def start_history() -> None:
+        history.clear()
+        hb = board.hash
+        if positional:
+            history[hb] = move_no
+        elif natural:
+            # A set-up position counts as made by the player who is not to move.
+            history[hb ^ (key_w if to_move == 1 else key_b)] = move_no
+        else:
+            history[hb ^ (key_b if to_move == 1 else key_w)] = move_no
+
+    start_history()
+    for ev in events:
+        if type(ev) is Setup:
+            dead = board.set_stones([r * w + c for c, r in ev.black],
+                                    [r * w + c for c, r in ev.white],
+                                    [r * w + c for c, r in ev.empty])
+            setup[1] += len(ev.black)
+            setup[2] += len(ev.white)
+            for chain in dead:
+                notes.append((N_SETUP_DEAD, move_no, chain.colour, tuple(chain.stones)))
+            if ev.player is not None:
+                to_move = int(ev.player)
+            elif not started and ev.black and not ev.white:
+                to_move = 2  # handicap stones: White moves first
+            ko_point = -1
+            start_history()
+            continue
+        if upto >= 0 and move_no >= upto:
+            break
+        assert type(ev) is Move
+        move_no += 1
+        started = True
+        c = int(ev.colour)
+        opp = 3 - c
+        point = ev.point
+        if c != to_move and not (move_no <= free_handicap and c == 1):
+            notes.append((N_TURN_FIRST, move_no, to_move, 0) if move_no == 1
+                         else (N_TURN_TWICE, move_no, 0, 0))
+        to_move = opp if move_no >= free_handicap else 1
+        if point is not None and (point[0] >= w or point[1] >= h):
+            notes.append((N_OFF_BOARD, move_no, 0, 0))
+            point = None
+        if point is None:
+            passes[c] += 1
+            if not first_pass:
+                first_pass = c
+            last_pass = c
+            consecutive_passes += 1
+            if consecutive_passes >= 2 and ended_by < 0:
+                ended_by = move_no
+            elif consecutive_passes > 2 and not (
+                    consecutive_passes == 3 and white_passes_last and c == 2):
+                extra_passes.append(move_no)
+            ko_point = -1
+            if simple:
+                history.clear()
+                in_cycle = False
+            elif situational:
+                history.setdefault(board.hash ^ (key_b if opp == 1 else key_w), move_no)
+            continue
+        if ended_by >= 0 and not resumed_reported:
+            resumed_reported = True
+            notes.append((N_AFTER_END, move_no, ended_by, 0))
+        consecutive_passes = 0
+        col, row = point
+        p = row * w + col
+        if colour_at[p]:
+            notes.append((N_OCCUPIED, move_no, colour_at[p], 0))
+            ko_point = -1
+            continue
+        retakes_ko = p == ko_point and c == ko_colour
+        captured, ko, self_captured = board.play(p, c)
+        plays[c] += 1
+        prisoners[c] += captured
+        if self_captured:
+            prisoners[opp] += self_captured
+            notes.append((N_SUICIDE, move_no, self_captured, 0))
+        hb = board.hash
+        if simple or situational:
+            key = hb ^ (key_b if opp == 1 else key_w)
+        elif natural:
+            key = hb ^ (key_b if c == 1 else key_w)
+        else:
+            key = hb
+        earlier = history.get(key)
+        if simple and retakes_ko:
+            notes.append((N_KO, move_no, move_no - 2, 0))
+        if earlier is None:
+            history[key] = move_no
+            in_cycle = False
+        elif simple:
+            if not retakes_ko and not in_cycle:
+                in_cycle = True
+                if cycle[0] < 0:
+                    cycle = (earlier + 1, move_no)
+                notes.append((N_CYCLE, move_no, earlier, 0))
+        elif retakes_ko:
+            notes.append((N_KO, move_no, earlier, 0))
+        else:
+            notes.append((N_SUPERKO, move_no, earlier, 0))
+        ko_point = ko
+        ko_colour = opp
+    return (board, board.hash, notes, extra_passes, move_no, (prisoners[1], prisoners[2]),
+            (passes[1], passes[2]), (plays[1], plays[2]), (setup[1], setup[2]), first_pass,
+            last_pass, ended_by, cycle)

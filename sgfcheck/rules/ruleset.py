@@ -1,0 +1,147 @@
+"""The rules of Go as parameters: :class:`Ruleset`, every parameter one typed field.
+
+As in KataGo's rules record, a named ruleset is nothing but values of :class:`Ruleset`
+(:mod:`sgfcheck.rules.presets`); the rest of sgfcheck asks for a parameter (``ruleset.ko``),
+never "is this Japanese?". A ruleset prints itself as a canonical string
+(:meth:`Ruleset.to_string`) that :func:`sgfcheck.rules.spellings.parse_rules_string` reads back.
+The manual's rulesets page gives each parameter's sources.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
+
+
+class KoRule(str, Enum):
+    SIMPLE = "simple"
+    """Only the immediate recapture of a single stone is forbidden."""
+    POSITIONAL = "positional"
+    """PSK: no board play may recreate an earlier whole-board position."""
+    SITUATIONAL = "situational"
+    """SSK: no board play may recreate an earlier position with the same player to move
+    (positions reached by passes count, as in KataGo and New Zealand rules)."""
+    NATURAL_SITUATIONAL = "natural-situational"
+    """NSSK: no board play may recreate a position the same player created by a board play."""
+
+
+class SuicideRule(str, Enum):
+    FORBIDDEN = "forbidden"
+    MULTI_STONE = "multi-stone"
+    """Suicide of two or more stones is legal; single-stone suicide is not."""
+    ALLOWED = "allowed"
+
+
+class Scoring(str, Enum):
+    AREA = "area"
+    TERRITORY = "territory"
+    STONE = "stone"
+
+
+class Tax(str, Enum):
+    NONE = "none"
+    """Eyes of groups in seki count for their owner."""
+    SEKI = "seki"
+    """Empty points surrounded by groups in seki are nobody's (Japanese 1989 Art. 8)."""
+    ALL = "all"
+    """As SEKI, and every living group pays two points (stone scoring)."""
+
+
+class HandicapBonus(str, Enum):
+    """Points White receives under area counting for N handicap stones."""
+
+    ZERO = "0"
+    N = "N"
+    N_MINUS_ONE = "N-1"
+
+    def points(self, stones: int) -> int:
+        if stones < 2:
+            return 0
+        if self is HandicapBonus.N:
+            return stones
+        if self is HandicapBonus.N_MINUS_ONE:
+            return stones - 1
+        return 0
+
+
+class LongCycle(str, Enum):
+    """What a repeating cycle (triple ko, eternal life) means under simple-ko rules."""
+
+    NO_RESULT = "no-result"
+    DRAW = "draw"
+    VOID = "void"
+    FORBIDDEN = "forbidden"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every parameter that changes legality or the count."""
+
+    name: str
+    ko: KoRule
+    suicide: SuicideRule
+    scoring: Scoring
+    komi: float
+    handicap_bonus: HandicapBonus
+    pass_stones: bool
+    white_passes_last: bool
+    tax: Tax
+    first_pass_bonus: float = 0.0
+    """Points for the first player to pass (KataGo's button)."""
+    white_first_pass_bonus: float = 0.0
+    """Points for White only if White passed first (WMSG 2008)."""
+    black_wins_ties: bool = False
+    long_cycle: LongCycle = LongCycle.FORBIDDEN
+    play_may_resume: bool = True
+    """Whether play may go on after two consecutive passes (disputes, confirmation)."""
+    source: str = ""
+
+    @property
+    def seki_territory(self) -> bool:
+        """Whether empty points inside seki count for the surrounding colour."""
+        return self.tax is Tax.NONE
+
+    def parameters(self) -> dict[str, Any]:
+        """Every parameter by name, enums as their string values."""
+        out: dict[str, Any] = {}
+        for f in FIELD_NAMES:
+            value = getattr(self, f)
+            out[f] = value.value if isinstance(value, Enum) else value
+        return out
+
+    def to_string(self) -> str:
+        """Canonical one-line form; :func:`parse_rules_string` reads it back."""
+        cached = self.__dict__.get("_string")
+        if cached is None:
+            p = self.parameters()
+            name = p.pop("name")
+            cached = name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in p.items())
+            object.__setattr__(self, "_string", cached)
+        return cached
+
+
+FIELD_NAMES = [f.name for f in fields(Ruleset) if f.name != "source"]
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as written in rule strings and tables (yes/no, 7.5, simple)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+MAX_KOMI = 2704.0
+"""No komi can be larger than the points of the largest board (52x52)."""
+
+
+def komi_value(text: object) -> float:
+    """A komi from text or a number; ValueError unless it is a finite number a game can have
+    (``inf``, ``nan`` and ``1e400`` would make counts no JSON can hold)."""
+    komi = float(text)  # type: ignore[arg-type]
+    if not math.isfinite(komi) or abs(komi) > MAX_KOMI:
+        raise ValueError(f"komi {text!r} is not a number a game can have")
+    return komi

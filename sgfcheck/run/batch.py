@@ -1,0 +1,546 @@
+"""Batch validation of archives: the pool of workers and the ordered pipeline.
+
+The main process walks the inputs (:mod:`sgfcheck.records.inputs`) and hands chunks of work to
+worker processes, keeping only a bounded number in flight; results come back in input order and are
+written at once (:mod:`sgfcheck.run.reportfile`), so an interrupted run leaves a valid partial
+report that ``--resume`` completes. Each worker checks and scores every game
+(:mod:`sgfcheck.scoring.adjudicate`) under a per-file time limit, renders its report rows
+(:mod:`sgfcheck.output.schema`) and returns the few facts the summary
+(:mod:`sgfcheck.output.summary`) needs.
+
+Isolation: one file never stops the batch. A file that raises is a row with ``SGF033``; one that
+runs past ``--timeout`` a row with ``SGF031`` (an alarm in the worker, and a hard limit outside
+it for code the alarm cannot interrupt, which kills the worker); one that needs more memory
+than ``--limit memory`` a row with ``SGF035``; a worker that dies (killed, out of memory,
+crashed) costs its chunk a second run file by file, and the file that kills a worker alone is a
+row with ``SGF033`` and the cause. The pool (pebble's ``ProcessPool``) replaces dead workers.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import hashlib
+import multiprocessing
+import multiprocessing.util
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any, Protocol
+
+from pebble import ProcessExpired, ProcessPool
+
+from sgfcheck import findings as F
+from sgfcheck.findings import Finding
+from sgfcheck.limits import Limits, cap_memory
+from sgfcheck.output.html import ProblemGame, problem_game
+from sgfcheck.output.schema import (
+    batch_file_csv,
+    batch_file_row,
+    batch_game_csv,
+    batch_game_row,
+    jsonl_line,
+)
+from sgfcheck.output.summary import NAMED, Summary
+from sgfcheck.records.inputs import InputProblem, Item, Skipped, WorkItem, is_url
+from sgfcheck.records.reading import read_path, read_url
+from sgfcheck.records.record import load_bytes
+from sgfcheck.replay.check import FileReport, check_loaded
+from sgfcheck.run.duplicates import DuplicateIndex
+from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row, written_key
+from sgfcheck.run.symmetry import sequence_key
+from sgfcheck.scoring.adjudicate import GameScore, score_game
+from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.settings import DeadStoneChoice, Settings
+
+Work = WorkItem | InputProblem
+"""What workers are handed: a record to read, or an input problem to report."""
+
+CHUNK = 8
+"""Files handed to a worker at a time."""
+IN_FLIGHT_PER_JOB = 4
+"""Chunks in flight per worker: bounds the memory the main process holds."""
+CHUNK_BYTES = 4 * 1024 * 1024
+"""Archive member bytes in one chunk at most (a chunk of large members is cut short)."""
+IN_FLIGHT_BYTES = 64 * 1024 * 1024
+"""Archive member bytes the main process holds in flight at most (beyond one chunk): with
+members of up to ``member-size``, chunks x files x member-size would be gigabytes."""
+GRACE = 10.0
+"""Seconds beyond the per-file time limits before a worker is killed from outside."""
+MAX_TASKS = 2000
+"""Chunks a worker runs before it is replaced (memory fragmentation stays bounded)."""
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    """How a batch runs: the user's settings (what is checked and counted) and how the work is
+    spread (which does not change a row)."""
+
+    settings: Settings = field(default_factory=lambda: Settings(
+        dead_stones=DeadStoneChoice.MARKUP))
+    """What is checked and counted; ``batch``'s own default dead stones are ``markup`` (else
+    only stones proven dead), as the estimate costs tens of milliseconds per game."""
+    jobs: int = 0
+    """Worker processes; 0 means one per core."""
+    report_kind: ReportKind = ReportKind.JSONL
+    """How workers render rows for the report."""
+    details: bool = False
+    """Workers describe each problem game for ``--html`` (with a board)."""
+    chunk: int = CHUNK
+    """Files handed to a worker at a time."""
+
+    @classmethod
+    def of(cls, **choices: Any) -> BatchOptions:
+        """Options from keywords of both kinds: ``jobs``, ``report_kind``, ``details`` and
+        ``chunk`` are the run's, the rest the :class:`~sgfcheck.settings.Settings` (``batch``'s
+        own default dead stones, ``markup``, unless given)."""
+        run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "chunk")
+               if k in choices}
+        choices.setdefault("dead_stones", DeadStoneChoice.MARKUP)
+        return cls(settings=Settings(**choices), **run)
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout
+
+    @property
+    def limits(self) -> Limits:
+        """Bounds on the work one file may cause; ``memory`` caps each worker."""
+        return self.settings.limits
+
+
+@dataclass
+class GameFacts:
+    """What the summary needs from one game (small: it crosses process boundaries)."""
+
+    verdict: str
+    illegal: tuple[str, ...]
+    """The rule each illegal move breaks."""
+    result_status: CheckStatus
+    basis: str | None
+    """What the result check rests on (:class:`sgfcheck.scoring.result_check.Basis`)."""
+    has_error: bool
+    sequence: bytes | None
+    label: str
+    problem: ProblemGame | None = None
+    """With ``details``: what the HTML page shows of a problem game."""
+
+
+@dataclass
+class FileOutcome:
+    """One file's rows, rendered where the work was done, and its facts for the summary."""
+
+    key: tuple[str, str | None]
+    rows: list[Row]
+    games: list[GameFacts] = field(default_factory=list)
+    digest: bytes | None = None
+    unreadable: bool = False
+    timed_out: bool = False
+    encoding_guessed: bool = False
+    problem: str | None = None
+    """For a file with no game: why (its error findings)."""
+    input_problem: bool = False
+    """The input itself could not be used (a link loop, an unsafe archive member...)."""
+
+
+def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
+                  digest: bytes | None = None, timed_out: bool = False,
+                  encoding_guessed: bool = False) -> FileOutcome:
+    """The outcome of a file with no game: one row saying why."""
+    path, member = item.key
+    row: Row
+    if kind is ReportKind.CSV:
+        row = batch_file_csv(path, member, findings)
+    else:
+        obj = batch_file_row(path, member, findings)
+        row = jsonl_line(obj) if kind is ReportKind.JSONL else obj
+    problem = "; ".join(f.message for f in findings if f.is_error)
+    return FileOutcome(item.key, [] if kind is ReportKind.NONE else [row], unreadable=True,
+                       problem=problem,
+                       input_problem=any(f.code is F.SGF_INPUT for f in findings),
+                       digest=digest, timed_out=timed_out, encoding_guessed=encoding_guessed)
+
+
+def _game_row(item: WorkItem, game: GameScore, report: FileReport, kind: ReportKind) -> Row:
+    if kind is ReportKind.CSV:
+        return batch_game_csv(item.path, item.member, game, report)
+    obj = batch_game_row(item.path, item.member, game, report)
+    return jsonl_line(obj) if kind is ReportKind.JSONL else obj
+
+
+# --- work (runs in the workers) ----------------------------------------------------------------
+
+_options = BatchOptions()
+_worker_alarm = False
+"""In a worker process started by the batch: SIGALRM is sgfcheck's for good."""
+
+
+def init_worker(options: BatchOptions) -> None:
+    global _options
+    _options = options
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
+    cap_memory(options.limits.memory)
+    # A forked worker inherits the exit handlers of the process that started the batch (a
+    # library user's: a Dask cluster's, a database's...). Run at this worker's exit they would
+    # close what belongs to that process (seen: a LocalCluster's nannies closed when pool
+    # workers exited, its workers never restarted). The worker has none of its own.
+    atexit._clear()
+    getattr(multiprocessing.util, "_finalizer_registry", {}).clear()
+    # The worker is ours: the alarm handler of --timeout is installed once, not per file.
+    global _worker_alarm
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _alarm)
+        _worker_alarm = True
+
+
+class _TimeLimit(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise _TimeLimit
+
+
+def process_item(item: Work, options: BatchOptions) -> FileOutcome:
+    """Check and score one file (or report an input problem). Never raises."""
+    kind = ReportKind(options.report_kind)
+    if isinstance(item, InputProblem):
+        return file_outcome(item, [Finding(F.SGF_INPUT, item.message)], kind)
+    try:
+        with time_limit(options.timeout):
+            return _process(item, options)
+    except _TimeLimit:
+        return timed_out(item, options)
+    except MemoryError:
+        finding = Finding(F.SGF_LIMIT, f"needed more than {options.limits.memory} MB of memory; "
+                          "not finished (raise it with --limit memory=...)",
+                          extra={"limit": options.limits.describe("memory")})
+        return file_outcome(item, [finding], kind)
+    except Exception as exc:  # noqa: BLE001 - one bad file never stops a batch
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        finding = Finding(F.SGF_CRASH, f"sgfcheck failed on this file ({type(exc).__name__}: "
+                          f"{exc} at {Path(where.filename).name}:{where.lineno}); please report it")
+        return file_outcome(item, [finding], kind)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TimeLimit` in the running code after ``seconds`` (0: no limit). In a main
+    thread (a pool worker) by the alarm signal; in another thread (a Dask worker runs tasks in
+    threads, where signals cannot go) by an exception sent to that thread, which Python raises
+    at the next bytecode (sgfcheck's own loops are all Python)."""
+    if seconds <= 0:
+        yield
+        return
+    on_main = threading.current_thread() is threading.main_thread()
+    if on_main and _worker_alarm:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return
+    if on_main and hasattr(signal, "setitimer"):
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        return
+    target = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                           ctypes.py_object(_TimeLimit))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+        timer.cancel()
+
+
+def timed_out(item: Work, options: BatchOptions) -> FileOutcome:
+    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
+    return file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
+
+
+def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
+    kind = ReportKind(options.report_kind)
+    data = item.data
+    if data is None:
+        read = (read_url(item.path, item.member, options.limits) if is_url(item.path)
+                else read_path(item.path, options.limits))
+        if read.data is None:
+            return file_outcome(item, read.findings, kind)
+        data = read.data
+    name = item.path if item.member is None else f"{item.path}:{item.member}"
+    settings = options.settings
+    loaded = load_bytes(data, name, settings.encoding, settings.limits)
+    checked = check_loaded(loaded, settings)
+    digest = hashlib.blake2b(data, digest_size=16).digest()
+    if not checked.games:
+        return file_outcome(item, loaded.findings, kind, digest=digest,
+                             encoding_guessed=loaded.encoding_guessed)
+    rows: list[Row] = []
+    facts = []
+    file_error = any(f.is_error for f in loaded.findings)
+    for report in checked.games:
+        scored = score_game(report, settings)
+        if kind is not ReportKind.NONE:
+            rows.append(_game_row(item, scored, checked, kind))
+        illegal = tuple(f.code.rule for f in report.illegal_moves)
+        rc = scored.result_check.status if scored.result_check else CheckStatus.NOT_SCORED
+        basis = (scored.result_check.basis.value
+                 if scored.result_check and scored.result_check.basis else None)
+        key = sequence_key(report.game, report.line) if report.line is not None else None
+        label = f"{name}#{report.game.index + 1}"
+        has_error = any(f.is_error for f in scored.findings) or file_error
+        problem = problem_game(label, scored) if options.details else None
+        facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
+                               problem))
+    return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
+
+
+def _process_chunk(items: list[Work]) -> list[FileOutcome]:
+    return [process_item(item, _options) for item in items]
+
+
+# --- orchestration (main process) --------------------------------------------------------------
+
+
+def chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
+    """Chunks of ``size`` items, cut short at :data:`CHUNK_BYTES` of member data."""
+    chunk: list[Work] = []
+    held = 0
+    for item in items:
+        chunk.append(item)
+        held += held_bytes(item)
+        if len(chunk) >= size or held >= CHUNK_BYTES:
+            yield chunk
+            chunk = []
+            held = 0
+    if chunk:
+        yield chunk
+
+
+def held_bytes(item: Work) -> int:
+    """Bytes of an archive member the main process holds for an item (files are read by the
+    worker)."""
+    return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
+
+
+@dataclass
+class _Slot:
+    """Files handed to a worker together, and the future of their outcomes."""
+
+    items: list[Work]
+    future: Future[list[FileOutcome]]
+
+
+class RunStopped(RuntimeError):
+    """The workers of a run are gone (a cluster that lost them all): the run stops, its report
+    holding every file finished."""
+
+
+Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
+"""What runs the work: items in, outcomes out in the same order."""
+
+
+def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
+    """Process items with ``options.jobs`` worker processes (at least one: the main process only
+    walks and writes), yielding outcomes in input order. Never raises for a file."""
+    jobs = options.jobs or os.cpu_count() or 1
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=init_worker,
+                       initargs=(options,), context=ctx)
+
+    def submit(chunk: list[Work]) -> _Slot:
+        hard = options.timeout * len(chunk) + GRACE if options.timeout > 0 else None
+        return _Slot(chunk, pool.schedule(_process_chunk, (chunk,), timeout=hard))
+
+    pending: deque[_Slot] = deque()
+    try:
+        limit = jobs * IN_FLIGHT_PER_JOB
+        for chunk in chunks(items, options.chunk):
+            pending.append(submit(chunk))
+            while pending and (len(pending) >= limit or sum(
+                    held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
+                yield from _settle(pending, submit, options)
+        while pending:
+            yield from _settle(pending, submit, options)
+        pool.close()
+    except BaseException:
+        pool.stop()
+        raise
+    finally:
+        pool.join()
+
+
+def _settle(pending: deque[_Slot], submit: Callable[[list[Work]], _Slot],
+            options: BatchOptions) -> list[FileOutcome]:
+    """The outcomes of the oldest slot. When its worker died or hung, a chunk of several files is
+    run again file by file (in its place, so the order holds), and a single file that did it is
+    a row saying so."""
+    slot = pending[0]
+    try:
+        outcomes = slot.future.result()
+    except Exception as exc:  # noqa: BLE001 - died (ProcessExpired), hung (TimeoutError), failed
+        pending.popleft()
+        if len(slot.items) > 1:
+            pending.extendleft(submit([item]) for item in reversed(slot.items))
+            return []
+        return [_lost(slot.items[0], exc, options)]
+    pending.popleft()
+    return outcomes
+
+
+def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
+    """The row of a file whose worker did not come back."""
+    if isinstance(exc, FutureTimeout):
+        return timed_out(item, options)
+    if isinstance(exc, ProcessExpired):
+        code = exc.exitcode
+        cause = (f"killed by signal {-code} ({signal.Signals(-code).name}"
+                 + ("; out of memory?" if -code == signal.SIGKILL else "") + ")"
+                 if code < 0 and -code in signal.valid_signals()
+                 else f"exit status {code}")
+        message = f"the worker process checking this file died ({cause}); the batch went on"
+    else:
+        message = (f"the worker process failed on this file ({type(exc).__name__}: {exc}); "
+                   "the batch went on")
+    return file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
+
+
+@dataclass
+class Problems:
+    """The problem games of a run for ``--html``: the first ``limit`` described, the rest
+    counted (memory stays bounded however large the archive)."""
+
+    limit: int = 500
+    shown: list[ProblemGame] = field(default_factory=list)
+    more: int = 0
+
+    def add(self, problem: ProblemGame) -> None:
+        if len(self.shown) < self.limit:
+            self.shown.append(problem)
+        else:
+            self.more += 1
+
+
+def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
+              done: set[tuple[str, str | None]] | None = None,
+              progress: Callable[[Summary], None] | None = None,
+              problems: Problems | None = None, runner: Runner | None = None) -> Summary:
+    """Run the whole batch; rows go to ``writer`` as they arrive, problem games to ``problems``
+    (with ``options.details``). ``runner`` does the work (default :func:`run_items`, this
+    machine's worker pool; :mod:`sgfcheck.run.cluster` has a Dask cluster's). Returns the
+    summary."""
+    summary = Summary()
+    done = done or set()
+    start = time.perf_counter()
+
+    def todo() -> Iterator[Work]:
+        for item in items:
+            if isinstance(item, Skipped):  # said in the summary, never read
+                summary.not_records += 1
+                if len(summary.not_record_names) < NAMED:
+                    path, member = item.key
+                    summary.not_record_names.append(path if member is None
+                                                    else f"{path}:{member}")
+                continue
+            if written_key(options.report_kind, item.key) in done:
+                summary.skipped += 1
+                continue
+            yield item
+
+    with DuplicateIndex() as keys:
+        collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
+                progress, start)
+        summary.identical_files, summary.same_games = keys.run_groups()
+    summary.elapsed = time.perf_counter() - start
+    summary.peak_rss_mb = peak_rss_mb()
+    return summary
+
+
+class KeySink(Protocol):
+    """Where the duplicate keys go (a :class:`DuplicateIndex`, or a partition's key file)."""
+
+    def add(self, kind: str, key: bytes, label: str) -> None: ...
+
+
+def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
+            problems: Problems | None, keys: KeySink,
+            progress: Callable[[Summary], None] | None, start: float) -> None:
+    """Write each outcome's rows as it comes and count it in the summary."""
+    for outcome in outcomes:
+        if writer is not None:
+            writer.write(outcome.rows)
+        path, member = outcome.key
+        label = path if member is None else f"{path}:{member}"
+        problem = outcome.input_problem
+        if problem:
+            summary.input_problems += 1
+        else:
+            summary.files += 1
+        if outcome.problem and len(summary.problems) < 100:
+            summary.problems.append(f"{label}: {outcome.problem}")
+        if outcome.timed_out:
+            summary.timeouts += 1
+        elif outcome.unreadable and not problem:
+            summary.unreadable += 1
+        if outcome.encoding_guessed:
+            summary.encodings_guessed += 1
+        if outcome.digest is not None:
+            keys.add("file", outcome.digest, label)
+        for game in outcome.games:
+            if problems is not None and game.problem is not None:
+                problems.add(game.problem)
+            summary.games += 1
+            summary.verdicts[game.verdict] += 1
+            if game.illegal:
+                summary.games_with_illegal += 1
+                for rule in set(game.illegal):
+                    summary.illegal_by_rule[rule] += 1
+            if game.has_error:
+                summary.errors += 1
+            if game.result_status:
+                summary.result_checks[game.result_status.value] += 1
+                if game.basis is not None and game.result_status is not CheckStatus.NOT_SCORED:
+                    summary.result_checks_by_basis.setdefault(
+                        game.basis, Counter())[game.result_status.value] += 1
+            if game.sequence is not None:
+                keys.add("game", game.sequence, game.label)
+        summary.elapsed = time.perf_counter() - start
+        if progress is not None:
+            progress(summary)
+
+
+def peak_rss_mb() -> float:
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0.0
+    kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # every file ran in a worker
+    return kb / 1024 if sys.platform != "darwin" else kb / (1024 * 1024)

@@ -1,0 +1,185 @@
+"""Counting a position under one ruleset: each colour's components, the total and the margin.
+
+A count is a documented function of the analysed position (:mod:`sgfcheck.scoring.position`, dead
+stones already removed) and of facts from the replay (prisoners, passes). Each :class:`Score`
+carries its margin split into named contributions, so that two rulesets' results can be compared
+term by term (:mod:`sgfcheck.scoring.explain`).
+
+Methods:
+- area: stones on the board + empty points reached only by that colour (Tromp-Taylor, Chinese);
+- territory: empty points surrounded by one colour + prisoners (captures and dead stones);
+- territory + pass stones (AGA, BGA): as territory, and every pass hands the opponent a
+  prisoner; White passes last (if Black passed last, White's extra pass is counted);
+- stones: area minus 2 points per living group (the group tax) and minus eyes in seki.
+Under ``tax = seki`` or ``all`` empty points surrounded by groups in seki count for nobody
+(Japanese 1989 Art. 8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.replay.replay import Replay
+from sgfcheck.rules.ruleset import Ruleset, Scoring, Tax
+from sgfcheck.scoring.position import Position, empty_owners
+from sgfcheck.strenum import StrEnum
+
+
+class Method(StrEnum):
+    AREA = "area"
+    TERRITORY = "territory"
+    TERRITORY_PASS_STONES = "territory + pass stones"
+    STONES = "stones"
+
+    @property
+    def counts_stones(self) -> bool:
+        """Area and stone counting count the stones on the board, not prisoners."""
+        return self in (Method.AREA, Method.STONES)
+
+
+@dataclass
+class Side:
+    """One colour's count under one ruleset. Fields that a method does not use stay 0."""
+
+    empty: int = 0
+    """Empty points counted (territory, or the empty part of area)."""
+    stones: int = 0
+    prisoners: int = 0
+    dead: int = 0
+    """Opponent stones removed as dead (prisoners under territory counting)."""
+    pass_stones: int = 0
+    seki_excluded: int = 0
+    must_fill: int = 0
+    """Own points still to be filled, not counted as territory."""
+    tax: int = 0
+    komi: float = 0.0
+    handicap_bonus: int = 0
+    pass_bonus: float = 0.0
+    total: float = 0.0
+
+
+@dataclass
+class Score:
+    ruleset: Ruleset
+    method: Method
+    black: Side
+    white: Side
+    margin: float
+    """Black's total minus White's total."""
+    winner: Colour | None
+    contributions: dict[str, float]
+    """The margin, term by term (each term is Black's part minus White's)."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def result_text(self) -> str:
+        if self.winner is None:
+            return "jigo (draw)"
+        return f"{self.winner.letter}+{abs(self.margin):g}"
+
+    def sides(self) -> tuple[tuple[Colour, Side], tuple[Colour, Side]]:
+        return (BLACK, self.black), (WHITE, self.white)
+
+
+def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int) -> Score:
+    """Count a position under one ruleset."""
+    b, w = Side(), Side()
+    notes: list[str] = []
+    sides = {BLACK: b, WHITE: w}
+    exclude_seki = ruleset.tax is not Tax.NONE
+    territory = ruleset.scoring is Scoring.TERRITORY or ruleset.pass_stones
+    for c, side in sides.items():
+        side.empty = position.empty[c]
+        if exclude_seki:
+            side.seki_excluded = len(position.seki_empty[c])
+        if territory:
+            side.prisoners = replay.prisoners[c]
+            side.dead = position.dead[c.opponent]
+            if ruleset.scoring is Scoring.TERRITORY:
+                seki = set(position.seki_empty[c]) if exclude_seki else set()
+                side.must_fill = sum(1 for p in position.must_fill[c] if p not in seki)
+        else:
+            side.stones = position.stones[c]
+        if ruleset.tax is Tax.ALL:
+            side.tax = 2 * position.groups[c]
+    if ruleset.pass_stones:
+        method = Method.TERRITORY_PASS_STONES
+        b.pass_stones = replay.passes[WHITE]
+        w.pass_stones = replay.passes[BLACK]
+        if ruleset.white_passes_last and replay.last_pass == BLACK:
+            b.pass_stones += 1
+            notes.append("Black passed last: White's extra pass (White passes last) gives "
+                         "Black one more pass stone")
+    elif ruleset.scoring is Scoring.TERRITORY:
+        method = Method.TERRITORY
+    elif ruleset.scoring is Scoring.STONE:
+        method = Method.STONES
+    else:
+        method = Method.AREA
+    w.komi = ruleset.komi
+    if not territory:
+        w.handicap_bonus = ruleset.handicap_bonus.points(handicap)
+    if ruleset.first_pass_bonus and replay.first_pass is not None:
+        sides[replay.first_pass].pass_bonus += ruleset.first_pass_bonus
+    if ruleset.white_first_pass_bonus and replay.first_pass == WHITE:
+        w.pass_bonus += ruleset.white_first_pass_bonus
+        notes.append(f"White passed first: +{ruleset.white_first_pass_bonus:g} to White")
+    for side in (b, w):
+        side.total = (side.empty - side.seki_excluded - side.must_fill + side.stones
+                      + side.prisoners + side.dead + side.pass_stones - side.tax + side.komi
+                      + side.handicap_bonus + side.pass_bonus)
+    margin = b.total - w.total
+    winner: Colour | None = BLACK if margin > 0 else WHITE if margin < 0 else None
+    if winner is None and ruleset.black_wins_ties:
+        winner = BLACK
+        notes.append("a tie: Black wins ties under these rules")
+    contributions = {
+        "empty points": float(b.empty - w.empty),
+        "seki points not counted": float(-(b.seki_excluded - w.seki_excluded)),
+        "points still to fill": float(-(b.must_fill - w.must_fill)),
+        "stones on the board": float(b.stones - w.stones),
+        "prisoners": float(b.prisoners - w.prisoners),
+        "dead stones": float(b.dead - w.dead),
+        "pass stones": float(b.pass_stones - w.pass_stones),
+        "group tax": float(-(b.tax - w.tax)),
+        "komi": -w.komi + b.komi,
+        "handicap bonus": float(-w.handicap_bonus),
+        "first-pass bonus": b.pass_bonus - w.pass_bonus,
+    }
+    return Score(ruleset, method, b, w, margin, winner, contributions, notes)
+
+
+@dataclass
+class CountedPoints:
+    """Where a count's empty points went, point by point (for pictures): the points counted for
+    each colour, and the own points it does not count (seki eyes, points still to fill)."""
+
+    territory: dict[int, Colour]
+    """Empty points counted for a colour (dead stones' points included: they are empty once the
+    dead stones are removed)."""
+    seki: set[int]
+    """Own points of groups in seki that count for nobody (``tax`` seki or all)."""
+    fill: set[int]
+    """Own points a colour must still fill, not counted (territory counting)."""
+
+
+def counted_points(position: Position, ruleset: Ruleset) -> CountedPoints:
+    """The points behind :func:`count`'s ``empty``, ``seki_excluded`` and ``must_fill``: for
+    every colour, ``len`` of its territory here equals ``empty - seki_excluded - must_fill``."""
+    exclude_seki = ruleset.tax is not Tax.NONE
+    territory_counting = ruleset.scoring is Scoring.TERRITORY
+    owner = empty_owners(position.colour, position.board.neighbours)
+    seki: set[int] = set()
+    fill: set[int] = set()
+    if exclude_seki:
+        for side in (BLACK, WHITE):
+            seki.update(position.seki_empty[side])
+    if territory_counting:
+        for side in (BLACK, WHITE):
+            fill.update(p for p in position.must_fill[side] if p not in seki)
+    territory: dict[int, Colour] = {}
+    for p, here in enumerate(position.colour):
+        if here == EMPTY and owner[p] in (BLACK, WHITE) and p not in seki and p not in fill:
+            territory[p] = Colour(owner[p])
+    return CountedPoints(territory, seki, fill)

@@ -1,0 +1,53 @@
+"""Why two rulesets' counts of one position differ, in plain words.
+
+Each :class:`sgfcheck.scoring.count.Score` splits its margin into named contributions; the
+difference between two scores is told term by term, with the Go reason behind the usual ones: area
+against territory counting (dame parity: who put more stones on the board), points in seki, pass
+stones, and whether the winner flips.
+"""
+
+from __future__ import annotations
+
+from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.replay.replay import Replay
+from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.position import Position
+
+
+def explain(base: Score, other: Score, replay: Replay, position: Position,
+            setup_stones: dict[Colour, int]) -> list[str]:
+    """Plain words for why two rows differ, by named components."""
+    delta = other.margin - base.margin
+    a, b = base.ruleset.name, other.ruleset.name
+    lines: list[str] = []
+    if abs(delta) > 1e-9:
+        parts = []
+        for key, value in other.contributions.items():
+            d = value - base.contributions[key]
+            if abs(d) > 1e-9:
+                parts.append(f"{key} {d:+g}")
+        lines.append(f"{b} vs {a}: the margin moves {delta:+g} towards "
+                     f"{'Black' if delta > 0 else 'White'} ({', '.join(parts)})")
+        if base.method.counts_stones != other.method.counts_stones:
+            extra = (replay.plays[BLACK] + setup_stones[BLACK]) - (
+                replay.plays[WHITE] + setup_stones[WHITE])
+            who = "Black" if extra > 0 else "White"
+            if extra:
+                lines.append(f"  area counts stones on the board, territory counts prisoners: "
+                             f"{who} put {abs(extra)} more stone(s) on the board"
+                             f"{' (set-up stones included)' if setup_stones[BLACK] else ''}"
+                             " (dame parity)")
+        seki = position.seki_empty[BLACK] + position.seki_empty[WHITE]
+        if seki and base.ruleset.seki_territory != other.ruleset.seki_territory:
+            board = position.board
+            names = ", ".join(board.name(p) for p in sorted(seki))
+            counted, not_counted = (a, b) if base.ruleset.seki_territory else (b, a)
+            lines.append(f"  {len(seki)} point(s) in seki at {names} count under {counted} "
+                         f"but not as {not_counted} territory")
+        if other.black.pass_stones or other.white.pass_stones:
+            lines.append(f"  {b}: Black receives {other.black.pass_stones} and White "
+                         f"{other.white.pass_stones} pass stone(s)")
+    if base.winner != other.winner:
+        lines.append(f"the winner flips between {a} ({base.result_text}) and "
+                     f"{b} ({other.result_text})")
+    return lines

@@ -1,0 +1,308 @@
+"""The result check: is the recorded result (RE) what the count gives under the game's rules?
+
+The verdict is one of four :class:`CheckStatus` values, with a reason a tournament director can
+read, the :class:`Basis` it rests on (what the dead stones and the count come from) and the
+assumptions it needed, each a finding with a code:
+
+- ``match``: the count gives the recorded result: the margin exactly, or, where the margin cannot
+  be known exactly (RE names only the winner, ``RES004``; an unfinished position or estimated dead
+  stones: every reading and way gives the recorded winner and the nearest count is within
+  :data:`MARGIN_TOLERANCE`, ``RES005``), the winner.
+  A match under a reading other than the record's own (``RES002`` komi, ``RES003`` rules, see
+  :mod:`sgfcheck.scoring.conventions`) names it.
+- ``mismatch``: a claim that the record is wrong. On a firm basis (the players' markup, the user's
+  dead stones, a finished game counted as it stands) the exact margin disagrees under every reading;
+  on an estimate or an engine's judgement, no reading and no way the doubtful chains may go gives
+  the recorded winner.
+- ``unverifiable``: the evidence cannot decide; the reason says what would (the ways and readings
+  that give the recorded winner, or the missing dead-stone information). A game that stopped far
+  from a finished position (more than :data:`FAR_FROM_END` of the board still open to both
+  colours) is unverifiable unless its count as it stands gives the recorded margin exactly: the
+  winner of such a position is a guess, and a result without a margin on it is most often a win
+  by resignation or on time that the record does not name.
+- ``not-scored``: resignation, time, forfeit, void, no score recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sgfcheck import findings as F
+from sgfcheck.colour import BLACK
+from sgfcheck.findings import Finding
+from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.records.results import Result, ResultKind
+from sgfcheck.scoring.conventions import Reading
+from sgfcheck.scoring.count import Score
+from sgfcheck.status import Source, Status
+from sgfcheck.strenum import StrEnum
+
+MARGIN_TOLERANCE = 2.0
+"""An unfinished position (boundary points not played, dame not filled) or estimated dead stones
+may move the count by a point or two: within this, the winner alone is confirmed."""
+
+
+FAR_FROM_END = 1 / 6
+"""A game that did not end by two passes, with more than this share of the board's points in
+regions still open to both colours, is far from finished. On 2,471 professional Fox games
+measured, 93% of the games with a margin in RE stop with at most 45 of 361 points open, while
+83 of 87 sampled games whose RE names only the winner (median 153 moves) stop with more than 60."""
+
+
+class CheckStatus(StrEnum):
+    MATCH = "match"
+    MISMATCH = "mismatch"
+    NOT_SCORED = "not-scored"
+    UNVERIFIABLE = "unverifiable"
+
+
+class Basis(StrEnum):
+    """What a result check rests on: where the dead stones come from, and so how firm the count
+    is."""
+
+    MARKUP = "markup"
+    """The players' agreement (TB/TW on the final node)."""
+    USER = "user"
+    """The user's dead stones (``--dead``, ``--alive``)."""
+    FINISHED = "finished"
+    """A game ended by two passes, counted as it stands (only stones proven dead removed)."""
+    ENGINE = "engine"
+    """An engine's judgement (GNU Go, KataGo)."""
+    ESTIMATE = "estimate"
+    """sgfcheck's estimate (proofs, then playouts)."""
+    PROOF = "proof"
+    """Only stones proven dead removed, in a game that did not end by two passes."""
+
+    @property
+    def firm(self) -> bool:
+        return self in (Basis.MARKUP, Basis.USER, Basis.FINISHED)
+
+
+_BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
+          Source.USER_ALIVE: Basis.USER, Source.GNUGO: Basis.ENGINE, Source.KATAGO: Basis.ENGINE,
+          Source.ESTIMATE: Basis.ESTIMATE}
+
+
+def basis_of(dead: DeadStones, final: bool) -> Basis:
+    found = _BASIS.get(dead.source)
+    if found is not None:
+        return found
+    return Basis.FINISHED if final else Basis.PROOF
+
+
+def least_confidence(dead: DeadStones) -> float | None:
+    """The estimate's least sure decision (uncertain chains excluded), if any."""
+    if dead.judgement is None:
+        return None
+    decided = [c.confidence for c in dead.judgement.chains
+               if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
+    return min(decided) if decided else None
+
+
+@dataclass
+class ResultCheck:
+    status: CheckStatus
+    reason: str
+    computed: str | None = None
+    recorded: str | None = None
+    delta: float | None = None
+    """Computed minus recorded margin, for Black (under the reading named in ``reading``)."""
+    basis: Basis | None = None
+    finished: bool = False
+    """The game ended by two passes."""
+    least_confidence: float | None = None
+    reading: str | None = None
+    """The ruleset and komi the verdict was reached under."""
+    reproduced: str | None = None
+    """For a match: ``margin`` (exactly) or ``winner`` (the winner alone)."""
+    assumptions: list[Finding] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The count of the position under one reading, one way the doubtful chains may go."""
+
+    reading: Reading
+    way: str
+    """``as judged``, or how the doubtful chains go (``W H5 dead``)."""
+    score: Score
+
+
+AS_JUDGED = "as judged"
+_NOT_PLAYED_OUT = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
+
+
+def _recorded_margin(result: Result) -> float:
+    if result.kind is ResultKind.DRAW:
+        return 0.0
+    assert result.margin is not None
+    return result.margin if result.winner == BLACK else -result.margin
+
+
+def _recorded_winner(result: Result) -> object:
+    return None if result.kind is ResultKind.DRAW else result.winner
+
+
+def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
+                 final: bool, open_share: float = 0.0) -> ResultCheck:
+    """Is the recorded result right? ``outcomes``: the record's own reading as judged first,
+    then its other ways and the other readings; ``open_share``: the share of the board's points
+    in regions open to both colours (see the module's text)."""
+    base = outcomes[0].score
+    basis = basis_of(dead, final)
+    out = ResultCheck(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
+                      finished=final, least_confidence=least_confidence(dead))
+    if result.kind in _NOT_PLAYED_OUT:
+        out.reason = f"the game ended by {result.kind}"
+        return out
+    if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
+        out.reason = f"no recorded score ({result.note or result.kind})"
+        return out
+    out.computed = base.result_text
+    out.reading = outcomes[0].reading.label
+    if dead.assumed and not final:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason = "no dead-stone information and the game did not end with two passes"
+        return out
+    winner_only = result.kind is ResultKind.WIN
+    if winner_only:
+        out.assumptions.append(Finding(F.RES_WINNER_ONLY, f"RE[{result.raw}] names the winner "
+                                       "without a margin: the winner alone is checked"))
+    wanted = _recorded_winner(result)
+    recorded = None if winner_only else _recorded_margin(result)
+
+    def exact(score: Score) -> bool:
+        if recorded is None:
+            return score.winner == wanted
+        return abs(score.margin - recorded) < 1e-6 and score.winner == wanted
+
+    possible = [o for o in outcomes if o.reading.possible]
+    by_reading: dict[str, list[Outcome]] = {}
+    for o in possible:
+        by_reading.setdefault(o.reading.label, []).append(o)
+    margin_or_winner = "margin" if recorded is not None else "winner"
+    far = not final and open_share > FAR_FROM_END
+    # A result without a margin is confirmed only when every reading and way gives its winner:
+    # with the readings of a convention (komi 0, 6.5 or 7.5) one of them gives either winner.
+    winners = {o.score.winner for o in possible}
+    for group in by_reading.values():
+        if recorded is None and (far or winners != {wanted}):
+            break
+        # The count as judged reproduces the result: a match. Another way of the doubtful
+        # chains reproduces it: a match only if the winner does not depend on those chains.
+        if exact(group[0].score):
+            return _match(out, group[0], result, margin_or_winner, [])
+        if len({o.score.winner for o in group}) == 1:
+            hit = next((o for o in group if exact(o.score)), None)
+            if hit is not None:
+                return _match(out, hit, result, margin_or_winner, [])
+    if far:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.delta = None if recorded is None else base.margin - recorded
+        out.reason = (f"the game stopped far from a finished position ({open_share:.0%} of the "
+                      f"board still open to both colours): its count ({base.result_text}, "
+                      f"{outcomes[0].reading.label}) cannot confirm or contradict "
+                      f"RE[{result.raw}]")
+        if winner_only:
+            out.reason += ("; a result without a margin on such a record is most often a win by "
+                           "resignation or on time")
+        return out
+    soft = not final or not basis.firm
+    why = ("the game did not end with two passes" if not final else
+           f"the dead stones are from {basis.value}")
+    close: list[Outcome] = []
+    if recorded is not None and soft:
+        close = [o for o in possible if abs(o.score.margin - recorded) <= MARGIN_TOLERANCE]
+        if close and all(o.score.winner == wanted for o in possible):
+            # Every reading and every way gives the recorded winner; the nearest count is
+            # within what an unfinished position or estimated dead stones may move.
+            best = min(close, key=lambda o: abs(o.score.margin - recorded))
+            note = Finding(F.RES_MARGIN_APPROXIMATE, f"the count gives the recorded winner "
+                           f"under every reading, {best.score.result_text} for {result.raw}: "
+                           f"{why}, so a margin within {MARGIN_TOLERANCE:g} points is not a "
+                           "disagreement")
+            return _match(out, best, result, "winner", [note])
+    first = possible[0] if possible else outcomes[0]
+    own = [o for o in possible if o.reading is first.reading]
+    out.computed = first.score.result_text
+    out.reading = first.reading.label
+    out.delta = None if recorded is None else first.score.margin - recorded
+    out.reason = f"computed {first.score.result_text} ({first.reading.label}), recorded " \
+                 f"{result.raw}" + ("" if out.delta is None else f" ({out.delta:+g} for Black)")
+    if dead.source is Source.ESTIMATE:
+        out.reason += "; dead stones estimated from the position, not marked by the players"
+    agreeing = [o for o in possible if o.score.winner == wanted]
+    if dead.assumed:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason += ("; no dead-stone information: every stone was counted alive, and dead "
+                       "stones may still be on the board")
+    elif len({o.score.winner for o in own}) > 1:
+        out.status = CheckStatus.UNVERIFIABLE
+        names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
+        out.reason = f"the winner depends on chains the estimate could not decide ({names})"
+    elif recorded is None and len({o.score.winner for o in possible}) > 1:
+        out.status = CheckStatus.UNVERIFIABLE
+        shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in possible[:4])
+        out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has no "
+                      "margin to tell them apart")
+        for o in possible:
+            out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
+    elif close:
+        out.status = CheckStatus.UNVERIFIABLE
+        out.reason += (f"; too close to call: {why}, and the count is within "
+                       f"{MARGIN_TOLERANCE:g} points of the recorded result "
+                       f"({_where(close[0])}: {close[0].score.result_text})")
+        out.assumptions.extend(close[0].reading.assumptions)
+    elif soft and agreeing:
+        out.status = CheckStatus.UNVERIFIABLE
+        shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in agreeing[:4])
+        out.reason += (f"; not a firm disagreement: the recorded winner comes out under other "
+                       f"plausible readings ({shown})")
+        for o in agreeing[:4]:
+            out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
+    else:
+        out.status = CheckStatus.MISMATCH
+        if any(o.way != AS_JUDGED for o in possible):
+            out.reason += "; whichever way the doubtful chains go"
+        if len(by_reading) > 1:
+            out.reason += f"; under every reading checked ({_readings(possible)})"
+    return out
+
+
+def check_score(result: Result, score: Score, dead: DeadStones, final: bool,
+                open_share: float = 0.0) -> ResultCheck:
+    """The result check of one count, under the record's own reading only."""
+    return check_result(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead,
+                        final, open_share)
+
+
+def _where(o: Outcome) -> str:
+    return o.reading.label + ("" if o.way == AS_JUDGED else f", {o.way}")
+
+
+def _readings(outcomes: list[Outcome]) -> str:
+    return "; ".join(dict.fromkeys(o.reading.label for o in outcomes))
+
+
+def _match(out: ResultCheck, hit: Outcome, result: Result, reproduced: str,
+           notes: list[Finding]) -> ResultCheck:
+    reading = hit.reading
+    out.status = CheckStatus.MATCH
+    out.computed = hit.score.result_text
+    out.reading = reading.label
+    out.reproduced = reproduced
+    out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced == "margin" else \
+        hit.score.margin - _recorded_margin(result)
+    what = "the recorded result" if reproduced == "margin" else "the recorded winner"
+    reason = f"the count gives {what}"
+    if not reading.own:
+        reason += f" under {reading.label}, not the record's own reading"
+    if hit.way != AS_JUDGED:
+        reason += (f" when {hit.way}; the winner is the same whichever way the doubtful chains "
+                   "go")
+    if reproduced == "winner" and result.kind is not ResultKind.WIN:
+        reason += f", not the margin ({hit.score.result_text})"
+    out.reason = reason
+    out.assumptions.extend(reading.assumptions)
+    out.assumptions.extend(notes)
+    return out

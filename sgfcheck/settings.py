@@ -1,0 +1,196 @@
+"""A user's choices: one record for every command, built once and passed whole.
+
+:class:`Settings` holds everything that changes what sgfcheck finds or counts: the game's rules
+and their overrides, the komi, the rows to compare, where dead stones come from and which engine
+decides what the estimate cannot, the text encoding, the limits on the work one file may cause,
+the time allowed per file. The command line builds it from the options; the library takes it as
+it is (``check_file(path, settings)``, ``score_file``, ``life_file``, ``batch``, ``diagram``,
+``annotate``). Each game then resolves it once, with its record, into the rules and komi in
+force (:mod:`sgfcheck.records.context`).
+
+A batch run writes its settings beside its report (:meth:`Settings.to_plain`); a run continued
+with other settings is refused, naming the difference (:func:`differences`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from sgfcheck.limits import DEFAULT_LIMITS, Limits
+from sgfcheck.rules.ruleset import KoRule, SuicideRule
+from sgfcheck.strenum import StrEnum
+
+
+class DeadStoneChoice(StrEnum):
+    """Where dead stones come from (``--dead-stones``)."""
+
+    AUTO = "auto"
+    """TB/TW markup when the record has it, else the estimate."""
+    MARKUP = "markup"
+    """TB/TW markup, else only stones proven dead."""
+    ESTIMATE = "estimate"
+    BENSON = "benson"
+    """Only stones proven dead."""
+    GNUGO = "gnugo"
+    KATAGO = "katago"
+    NONE = "none"
+    """Every stone alive."""
+
+
+class EngineName(StrEnum):
+    """An engine the estimate asks about the chains it cannot decide (``--engine``)."""
+
+    NONE = "none"
+    GNUGO = "gnugo"
+    KATAGO = "katago"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a user chose. The defaults are the command line's defaults."""
+
+    rules: str = "auto"
+    """The game's ruleset: ``auto`` (from ``RU``), a preset, ``preset:param=value,...`` or a
+    KataGo rule string."""
+    ko: KoRule | None = None
+    suicide: SuicideRule | None = None
+    komi: float | None = None
+    """The komi, whatever ``KM`` says."""
+    compare: tuple[str, ...] = ()
+    """Rulesets counted beside the game's own (``score``); empty: the default rows."""
+    all_rules: bool = False
+    """``check``: each illegal move's verdict under every preset."""
+    variations: bool = False
+    """``check``: every line of the game tree, not only the main line."""
+    dead: tuple[str, ...] = ()
+    """Dead stones named by the user (``D4``: its whole chain)."""
+    alive: bool = False
+    """Every stone alive, whatever the markup says."""
+    dead_stones: DeadStoneChoice = DeadStoneChoice.AUTO
+    seed: int = 0
+    """Seed of the estimate's playouts (the same seed gives the same judgement)."""
+    engine: EngineName = EngineName.NONE
+    move: int | None = None
+    """The position after this move instead of the end of the game."""
+    encoding: str | None = None
+    """Read every file in this encoding, whatever ``CA`` says."""
+    limits: Limits = DEFAULT_LIMITS
+    timeout: float = 30.0
+    """Seconds allowed per file in ``batch`` (0: no limit)."""
+
+    def __post_init__(self) -> None:
+        # Library callers may give the enums' values as strings (``dead_stones="katago"``).
+        for name, kind in (("ko", KoRule), ("suicide", SuicideRule),
+                           ("dead_stones", DeadStoneChoice), ("engine", EngineName)):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, kind):
+                object.__setattr__(self, name, kind(value))
+        for name in ("compare", "dead"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+
+    @property
+    def user_rules(self) -> bool:
+        """The user chose the game's rules or komi: the record's own are not read for them."""
+        return self.rules != "auto" or self.komi is not None
+
+    def to_plain(self) -> dict[str, Any]:
+        """Every choice as plain JSON values (the limits as ``--limit`` writes them)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Limits):
+                value = {name: value.describe(name).partition("=")[2] for name in
+                         value.names()}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_plain(cls, data: dict[str, Any]) -> Settings:
+        """The settings :meth:`to_plain` wrote; raises ValueError for anything else."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown settings: {', '.join(unknown)}")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name == "limits":
+                value = DEFAULT_LIMITS.with_specs([f"{k.replace('_', '-')}={v}"
+                                                   for k, v in dict(value).items()])
+            elif name in ("compare", "dead"):
+                value = tuple(value)
+            elif name == "ko" and value is not None:
+                value = KoRule(value)
+            elif name == "suicide" and value is not None:
+                value = SuicideRule(value)
+            elif name == "dead_stones":
+                value = DeadStoneChoice(value)
+            elif name == "engine":
+                value = EngineName(value)
+            values[name] = value
+        return replace(cls(), **values)
+
+
+OPTION_NAMES = {"rules": "--rules", "ko": "--ko", "suicide": "--suicide", "komi": "--komi",
+                "compare": "--compare", "all_rules": "--all-rules",
+                "variations": "--variations", "dead": "--dead", "alive": "--alive",
+                "dead_stones": "--dead-stones", "seed": "--seed", "engine": "--engine",
+                "move": "--move", "encoding": "--encoding", "limits": "--limit",
+                "timeout": "--timeout"}
+"""Each setting's option on the command line."""
+
+
+def differences(before: Settings, now: Settings) -> list[str]:
+    """The choices that differ, as a user reads them (``--engine katago, not none``)."""
+    out = []
+    a, b = before.to_plain(), now.to_plain()
+    for name, value in b.items():
+        if a[name] != value:
+            if name == "limits":
+                changed = [f"{k.replace('_', '-')}={v}" for k, v in value.items()
+                           if a[name].get(k) != v]
+                was = [str(a[name][k]) for k, v in value.items() if a[name].get(k) != v]
+                out.append(f"--limit {', '.join(changed)}, not {', '.join(was)}")
+            else:
+                out.append(f"{OPTION_NAMES[name]} {_shown(value)}, not {_shown(a[name])}")
+    return out
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "(not given)"
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "(none)"
+    return str(value)
+
+
+def CheckOptions(rules: str = "auto", ko: KoRule | None = None,  # noqa: N802
+                 suicide: SuicideRule | None = None, komi: float | None = None,
+                 variations: bool = False, all_rules: bool = False,
+                 encoding: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Settings:
+    """The settings of ``check`` by the names of sgfcheck 0.1's ``CheckOptions`` (kept so that
+    code written for it runs; :class:`Settings` has the same fields)."""
+    return Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
+                    all_rules=all_rules, encoding=encoding, limits=limits)
+
+
+def ScoreOptions(rules: tuple[str, ...] = (), all_rules: bool = False,  # noqa: N802
+                 dead: tuple[str, ...] = (), alive: bool = False, move: int | None = None,
+                 komi: float | None = None, game_rules: str = "auto",
+                 encoding: str | None = None,
+                 dead_stones: DeadStoneChoice | str = DeadStoneChoice.AUTO, seed: int = 0,
+                 engine: EngineName | str = EngineName.NONE,
+                 limits: Limits = DEFAULT_LIMITS) -> Settings:
+    """The settings of ``score`` by the names of sgfcheck 0.1's ``ScoreOptions``, whose
+    ``rules`` were the rows (now ``compare``) and ``game_rules`` the game's ruleset (now
+    ``rules``); kept so that code written for it runs."""
+    from sgfcheck.rules.presets import PRESETS
+
+    return Settings(rules=game_rules, compare=tuple(PRESETS) if all_rules else tuple(rules),
+                    dead=tuple(dead), alive=alive, move=move, komi=komi, encoding=encoding,
+                    dead_stones=DeadStoneChoice(dead_stones), seed=seed,
+                    engine=EngineName(engine), limits=limits)

@@ -1,0 +1,3 @@
+"""sgfcheck's version (read by the packaging too)."""
+
+VERSION = "0.1.0"
