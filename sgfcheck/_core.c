@@ -74,6 +74,111 @@ static Geo *geometry_checked(int w, int h) {
     return g;
 }
 
+/* --- named contracts ------------------------------------------------------------------------
+ *
+ * What the two cores hand each other is a named structure each way (a NamedTuple of the pure
+ * side), never a tuple read by position. Each Python module that owns one registers its class
+ * with set_contract when it is imported (sgfcheck.core.contract); the class's field names must be
+ * exactly those listed here, in this order, or the registration fails with the difference. So
+ * the C code reads and builds the fields by the order checked here, and a field renamed or moved
+ * on either side stops the import instead of shifting values silently. */
+
+enum { C_MOVE, C_SETUP, C_NOTE, C_WALK_REQUEST, C_WALKED, C_CENSUS, C_AREA, C_AREAS, C_PROOF,
+       C_PLAYOUT_REQUEST, C_PLAYOUT_COUNTS, C_MOVE_POINTS, C_COUNT };
+
+typedef struct {
+    const char *name;
+    const char *fields[14];
+    PyObject *type;
+} Contract;
+
+static Contract contracts[C_COUNT] = {
+    {"Move", {"colour", "point", "node", "forced", NULL}, NULL},
+    {"Setup", {"node", "black", "white", "empty", "player", NULL}, NULL},
+    {"Note", {"kind", "move", "a", "b", NULL}, NULL},
+    {"WalkRequest", {"width", "height", "ko", "free_handicap", "upto", "white_passes_last", NULL},
+     NULL},
+    {"Walked", {"position", "hash", "notes", "extra_passes", "moves", "prisoners", "passes",
+                "plays", "setup", "first_pass", "last_pass", "ended_by", "cycle", NULL}, NULL},
+    {"Census", {"empty_black", "empty_white", "dame", "stones_black", "stones_white", NULL}, NULL},
+    {"Area", {"first", "colour", "stones", "own", NULL}, NULL},
+    {"Areas", {"area_of", "areas", NULL}, NULL},
+    {"Proved", {"alive", "dead", "territory", NULL}, NULL},
+    {"PlayoutRequest", {"colours", "width", "height", "rng_state", "local", "playouts", "first",
+                        NULL}, NULL},
+    {"PlayoutCounts", {"black", "white", "rng_state", NULL}, NULL},
+    {"MovePoints", {"colours", "points", "plays", "setup_at", NULL}, NULL},
+};
+
+static int nfields(int which) {
+    int k = 0;
+    while (contracts[which].fields[k]) k++;
+    return k;
+}
+
+/* set_contract(name, type): check a class's fields against the contract of that name and keep
+ * it. */
+static PyObject *set_contract(PyObject *self, PyObject *args) {
+    const char *name;
+    PyObject *type;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO!", &name, &PyType_Type, &type)) return NULL;
+    for (int i = 0; i < C_COUNT; i++) {
+        if (strcmp(contracts[i].name, name) != 0) continue;
+        PyObject *names = PyObject_GetAttrString(type, "_fields");
+        if (!names) return NULL;
+        PyObject *expected = PyTuple_New(nfields(i));
+        if (!expected) { Py_DECREF(names); return NULL; }
+        for (int k = 0; k < nfields(i); k++)
+            PyTuple_SET_ITEM(expected, k, PyUnicode_FromString(contracts[i].fields[k]));
+        int same = PyObject_RichCompareBool(names, expected, Py_EQ);
+        if (same == 0)
+            PyErr_Format(PyExc_TypeError, "contract %s: the compiled core has the fields %R, "
+                         "the class %R", name, expected, names);
+        Py_DECREF(names);
+        Py_DECREF(expected);
+        if (same != 1) return NULL;
+        Py_INCREF(type);
+        Py_XSETREF(contracts[i].type, type);
+        Py_RETURN_NONE;
+    }
+    PyErr_Format(PyExc_KeyError, "no contract named %s", name);
+    return NULL;
+}
+
+static PyObject *contract_type(int which) {
+    PyObject *t = contracts[which].type;
+    if (!t) PyErr_Format(PyExc_RuntimeError, "contract %s not registered (import its module)",
+                         contracts[which].name);
+    return t;
+}
+
+/* An instance of a contract's class from its fields, in the contract's order (steals them). */
+static PyObject *make(int which, PyObject *fields) {
+    if (!fields) return NULL;
+    PyObject *t = contract_type(which), *out = NULL;
+    if (t) out = PyObject_Call(t, fields, NULL);
+    Py_DECREF(fields);
+    return out;
+}
+
+/* Is obj an instance of the contract's class? -1 with an exception when it is not registered. */
+static int is_a(int which, PyObject *obj) {
+    PyObject *t = contract_type(which);
+    if (!t) return -1;
+    return Py_TYPE(obj) == (PyTypeObject *)t;
+}
+
+/* A contract's field by name, from an instance (checked to be of its class). */
+static PyObject *field(int which, PyObject *obj, int k) {
+    if (is_a(which, obj) != 1) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "%s expected", contracts[which].name);
+        return NULL;
+    }
+    return PyTuple_GET_ITEM(obj, k);
+}
+
 /* --- Zobrist keys (handed in by sgfcheck.replay.board, so both cores hash alike) -------------------- */
 
 static uint64_t ZB[MAXP], ZW[MAXP], KEY_B, KEY_W;
@@ -310,19 +415,28 @@ enum { N_SETUP_DEAD, N_TURN_FIRST, N_TURN_TWICE, N_OFF_BOARD, N_AFTER_END, N_OCC
 enum { KO_SIMPLE, KO_POSITIONAL, KO_SITUATIONAL, KO_NATURAL };
 
 static int note(PyObject *notes, int kind, int move, long a, long b) {
-    PyObject *t = Py_BuildValue("(iiil)", kind, move, (int)a, b);
+    PyObject *t = make(C_NOTE, Py_BuildValue("(iiil)", kind, move, (int)a, b));
     if (!t) return -1;
     int r = PyList_Append(notes, t);
     Py_DECREF(t);
     return r;
 }
 
+/* walk(request: WalkRequest, events: list of Move and Setup) -> Walked */
 static PyObject *walk(PyObject *self, PyObject *args) {
     int w, h, ko_rule, free_handicap, upto, white_passes_last;
-    PyObject *events;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!", &w, &h, &ko_rule, &free_handicap, &upto,
-                          &white_passes_last, &PyList_Type, &events))
-        return NULL;
+    PyObject *request, *events;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!", &request, &PyList_Type, &events)) return NULL;
+    {
+        int *into[6] = {&w, &h, &ko_rule, &free_handicap, &upto, &white_passes_last};
+        for (int k = 0; k < 6; k++) {
+            PyObject *v = field(C_WALK_REQUEST, request, k);
+            if (!v) return NULL;
+            *into[k] = (int)PyLong_AsLong(v);
+        }
+        if (PyErr_Occurred()) return NULL;
+    }
     PyObject *result = NULL, *notes = NULL, *extra = NULL;
     CB *b = NULL;
     History hist = {0};
@@ -355,8 +469,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     START_HISTORY();
     for (Py_ssize_t i = 0; i < ne; i++) {
         PyObject *item = PyList_GET_ITEM(events, i);
-        if (!PyTuple_Check(item)) goto bad;
-        if (PyTuple_GET_SIZE(item) == 5) { /* Setup(node, black, white, empty, player) */
+        int setup_event = is_a(C_SETUP, item);
+        if (setup_event < 0) goto done;
+        if (setup_event) { /* Setup(node, black, white, empty, player) */
             PyObject *lists[3] = {PyTuple_GET_ITEM(item, 1), PyTuple_GET_ITEM(item, 2),
                                   PyTuple_GET_ITEM(item, 3)};
             PyObject *pl = PyTuple_GET_ITEM(item, 4);
@@ -392,7 +507,8 @@ static PyObject *walk(PyObject *self, PyObject *args) {
                 int k = 0;
                 for (int s = b->first[p]; s >= 0; s = b->next[s])
                     PyTuple_SET_ITEM(stones, k++, PyLong_FromLong(s));
-                PyObject *t = Py_BuildValue("(iiiN)", N_SETUP_DEAD, move_no, b->col[p], stones);
+                PyObject *t = make(C_NOTE, Py_BuildValue("(iiiN)", N_SETUP_DEAD, move_no,
+                                                         b->col[p], stones));
                 if (!t || PyList_Append(notes, t) < 0) { Py_XDECREF(t); goto done; }
                 Py_DECREF(t);
             }
@@ -403,7 +519,9 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             START_HISTORY();
             continue;
         }
-        if (PyTuple_GET_SIZE(item) != 4) goto bad; /* Move(colour, point, node, forced) */
+        int move_event = is_a(C_MOVE, item); /* Move(colour, point, node, forced) */
+        if (move_event < 0) goto done;
+        if (!move_event) goto bad;
         if (upto >= 0 && move_no >= upto) break;
         int c = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0)), col = -1, row = -1;
         PyObject *pt = PyTuple_GET_ITEM(item, 1);
@@ -495,15 +613,15 @@ static PyObject *walk(PyObject *self, PyObject *args) {
     {
         PyObject *colours = PyBytes_FromStringAndSize((const char *)b->col, g->n);
         if (!colours) goto done;
-        result = Py_BuildValue(
+        result = make(C_WALKED, Py_BuildValue(
             "(NKNNi(ll)(ll)(ll)(ll)iii(ii))", colours, (unsigned long long)b->hash, notes, extra,
             move_no, prisoners[1], prisoners[2], passes[1], passes[2], plays[1], plays[2],
-            setup[1], setup[2], first_pass, last_pass, ended_by, cycle_a, cycle_b);
+            setup[1], setup[2], first_pass, last_pass, ended_by, cycle_a, cycle_b));
         notes = extra = NULL; /* stolen */
     }
     goto done;
 bad:
-    PyErr_SetString(PyExc_ValueError, "malformed events (Move or Setup tuples expected)");
+    PyErr_SetString(PyExc_ValueError, "malformed events (Move and Setup expected)");
 done:
     Py_XDECREF(notes);
     Py_XDECREF(extra);
@@ -559,8 +677,8 @@ static PyObject *empty_owners(PyObject *self, PyObject *args) {
 
 static PyObject *int_list(const int *v, int n);
 
-/* census(colour, owner, w, h) -> (own empty points black, white, dame list, stones black,
- * white): the counting loop of position.analyse. */
+/* census(colour, owner, w, h) -> Census: own empty points of black and white, the dame, the
+ * stones of black and white (the counting loop of position.analyse). */
 static PyObject *census(PyObject *self, PyObject *args) {
     Py_buffer col, own; int w, h; Geo *g;
     (void)self;
@@ -579,7 +697,8 @@ static PyObject *census(PyObject *self, PyObject *args) {
             }
         }
         PyObject *d = int_list(dame, nd);
-        if (d) out = Py_BuildValue("(llNll)", empty[1], empty[2], d, stones[1], stones[2]);
+        if (d) out = make(C_CENSUS, Py_BuildValue("(llNll)", empty[1], empty[2], d, stones[1],
+                                                  stones[2]));
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "owner array size");
     }
@@ -599,8 +718,8 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
-/* areas(colour, owner, w, h, fill_black, fill_white): see position.areas. fill_* are bytes
- * flags per point (own points of that colour counted as dame), or None. */
+/* areas(colour, owner, w, h, fill_black, fill_white) -> Areas: see position.areas. fill_* are
+ * bytes flags per point (own points of that colour counted as dame), or None. */
 static PyObject *areas(PyObject *self, PyObject *args) {
     Py_buffer col, own; int w, h; PyObject *fb, *fw; Geo *g;
     if (!PyArg_ParseTuple(args, "y*y*iiOO", &col, &own, &w, &h, &fb, &fw)) return NULL;
@@ -644,7 +763,7 @@ static PyObject *areas(PyObject *self, PyObject *args) {
             else if (c[p] == EMPTY && owner[p] == cs && !(f && f[p])) owns[no++] = p;
         }
         PyObject *s = int_list(stones, ns), *o = int_list(owns, no);
-        PyObject *t = (s && o) ? Py_BuildValue("(iiNN)", start, cs, s, o) : NULL;
+        PyObject *t = (s && o) ? make(C_AREA, Py_BuildValue("(iiNN)", start, cs, s, o)) : NULL;
         if (!t) { Py_XDECREF(s); Py_XDECREF(o); goto done; }
         int r = PyList_Append(list, t);
         Py_DECREF(t);
@@ -652,7 +771,7 @@ static PyObject *areas(PyObject *self, PyObject *args) {
     }
     area_list = int_list(area_of, n);
     if (!area_list) goto done;
-    out = Py_BuildValue("(NN)", area_list, list);
+    out = make(C_AREAS, Py_BuildValue("(NN)", area_list, list));
     list = NULL;
 done:
     Py_XDECREF(list);
@@ -914,7 +1033,7 @@ static PyObject *benson(PyObject *self, PyObject *args) {
             if (is_terr[p]) t[nt++] = p;
         }
         PyObject *la = int_list(a, na), *ld = int_list(d, nd), *lt = int_list(t, nt);
-        if (la && ld && lt) out = Py_BuildValue("(NNN)", la, ld, lt);
+        if (la && ld && lt) out = make(C_PROOF, Py_BuildValue("(NNN)", la, ld, lt));
         else { Py_XDECREF(la); Py_XDECREF(ld); Py_XDECREF(lt); }
     }
 done:
@@ -1174,11 +1293,22 @@ static void one_playout(CB *b, int to_move, MT *rng, double local, long *black, 
     }
 }
 
-/* playouts(colour, w, h, state, local, count, first) -> (black, white, state) */
+/* playouts(request: PlayoutRequest) -> PlayoutCounts: how often each point ended black and
+ * white, and the random generator's state after them. */
 static PyObject *playouts(PyObject *self, PyObject *args) {
-    Py_buffer col; int w, h, count, first; PyObject *state; double local; Geo *g;
-    if (!PyArg_ParseTuple(args, "y*iiOdii", &col, &w, &h, &state, &local, &count, &first))
-        return NULL;
+    Py_buffer col; int w, h, count, first; PyObject *state, *request; double local; Geo *g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O", &request)) return NULL;
+    PyObject *f[7];
+    for (int k = 0; k < 7; k++)
+        if (!(f[k] = field(C_PLAYOUT_REQUEST, request, k))) return NULL;
+    w = (int)PyLong_AsLong(f[1]);
+    h = (int)PyLong_AsLong(f[2]);
+    state = f[3];
+    local = PyFloat_AsDouble(f[4]);
+    count = (int)PyLong_AsLong(f[5]);
+    first = (int)PyLong_AsLong(f[6]);
+    if (PyErr_Occurred() || PyObject_GetBuffer(f[0], &col, PyBUF_SIMPLE) < 0) return NULL;
     PyObject *out = NULL;
     CB *start = NULL, *b = NULL;
     long *black = NULL, *white = NULL;
@@ -1202,7 +1332,7 @@ static PyObject *playouts(PyObject *self, PyObject *args) {
             PyList_SET_ITEM(lb, p, PyLong_FromLong(black[p]));
             PyList_SET_ITEM(lw, p, PyLong_FromLong(white[p]));
         }
-        out = Py_BuildValue("(NNN)", lb, lw, st);
+        out = make(C_PLAYOUT_COUNTS, Py_BuildValue("(NNN)", lb, lw, st));
     }
 done:
     PyMem_Free(start); PyMem_Free(b); PyMem_Free(black); PyMem_Free(white);
@@ -1218,20 +1348,21 @@ static int sgf_coord(int ch) {
     return -1;
 }
 
-/* simple_moves(nodes, start, tt_is_pass, Move, black, white, events) -> index: appends a Move to
+/* simple_moves(nodes, start, tt_is_pass, black, white, events) -> index: appends a Move to
  * events for each node from start on that holds one B or W with one well-formed value and no
  * setup, PL or KO (the nodes of almost every record); returns the first node it leaves to the
  * Python loop (anything else: setup, both colours, odd values...). A node without a move is
  * skipped, as the Python loop skips it. */
 static PyObject *simple_moves(PyObject *self, PyObject *args) {
-    PyObject *nodes, *move_type, *black, *white, *events;
+    PyObject *nodes, *black, *white, *events;
     Py_ssize_t start;
     int tt_is_pass;
     static PyObject *keys[7];
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!npO!OOO!", &PyList_Type, &nodes, &start, &tt_is_pass,
-                          &PyType_Type, &move_type, &black, &white, &PyList_Type, &events))
+    if (!PyArg_ParseTuple(args, "O!npOOO!", &PyList_Type, &nodes, &start, &tt_is_pass,
+                          &black, &white, &PyList_Type, &events))
         return NULL;
+    if (!contract_type(C_MOVE)) return NULL;
     if (!keys[0]) {
         const char *names[7] = {"B", "W", "AB", "AW", "AE", "PL", "KO"};
         for (int k = 0; k < 7; k++) {
@@ -1281,7 +1412,9 @@ static PyObject *simple_moves(PyObject *self, PyObject *args) {
         PyObject *wrap = PyTuple_Pack(1, items);
         Py_DECREF(items);
         if (!wrap) return NULL;
-        PyObject *move = PyTuple_Type.tp_new((PyTypeObject *)move_type, wrap, NULL);
+        /* A NamedTuple's __new__ takes its fields by name or order; tuple.__new__ with the fields
+         * in the contract's checked order builds the same value without the Python call. */
+        PyObject *move = PyTuple_Type.tp_new((PyTypeObject *)contracts[C_MOVE].type, wrap, NULL);
         Py_DECREF(wrap);
         if (!move) return NULL;
         int r = PyList_Append(events, move);
@@ -1293,7 +1426,7 @@ static PyObject *simple_moves(PyObject *self, PyObject *args) {
 
 /* --- game identity (reference: symmetry.sequence_key) -------------------------------------- */
 
-/* move_points(events, width, height) -> (colours, points, plays, setup_at): the colour of each
+/* move_points(events, width, height) -> MovePoints(colours, points, plays, setup_at): the colour of each
  * move, its point index as native uint16 (width * height for a pass or an off-board point), the
  * number of moves on the board, and the positions of the Setup events in the list. */
 static PyObject *move_points(PyObject *self, PyObject *args) {
@@ -1309,8 +1442,13 @@ static PyObject *move_points(PyObject *self, PyObject *args) {
     if (!colours || !points || !setup_at) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *e = PyList_GET_ITEM(events, i);
-        if (!PyTuple_Check(e)) { PyErr_SetString(PyExc_TypeError, "Move or Setup expected"); goto done; }
-        if (PyTuple_GET_SIZE(e) != 4) {
+        int is_move = is_a(C_MOVE, e);
+        if (is_move < 0) goto done;
+        if (!is_move) {
+            if (is_a(C_SETUP, e) != 1) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "Move or Setup expected");
+                goto done;
+            }
             PyObject *at = PyLong_FromSsize_t(i);
             if (!at || PyList_Append(setup_at, at) < 0) { Py_XDECREF(at); goto done; }
             Py_DECREF(at);
@@ -1328,8 +1466,9 @@ static PyObject *move_points(PyObject *self, PyObject *args) {
         points[nm++] = (uint16_t)p;
         if (p != npoints) plays++;
     }
-    out = Py_BuildValue("(y#y#lO)", (const char *)colours, nm, (const char *)points,
-                        nm * (Py_ssize_t)sizeof(uint16_t), plays, setup_at);
+    out = make(C_MOVE_POINTS, Py_BuildValue("(y#y#lO)", (const char *)colours, nm,
+                                             (const char *)points,
+                                             nm * (Py_ssize_t)sizeof(uint16_t), plays, setup_at));
 done:
     PyMem_Free(colours);
     PyMem_Free(points);
@@ -1363,6 +1502,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.replay.board."},
+    {"set_contract", set_contract, METH_VARARGS, "Register a named structure the cores exchange."},
     {"walk", walk, METH_VARARGS, "The replay loop (sgfcheck.replay.replay._walk)."},
     {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
     {"areas", areas, METH_VARARGS, "position.areas"},

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
+from typing import TypeVar
 
 FORCED_PURE = os.environ.get("SGFCHECK_PURE", "").strip() not in ("", "0")
 
@@ -46,3 +47,16 @@ def fallback_note() -> str | None:
         return None
     return (f"sgfcheck: {_why}; running the pure-Python core (same results, slower). Reinstall "
             "with a C compiler (gcc and the Python headers) to build it.")
+
+
+Structure = TypeVar("Structure", bound=type)
+
+
+def contract(cls: Structure) -> Structure:
+    """Mark a NamedTuple as a structure the two cores exchange: the compiled core checks, when
+    the class is defined, that its fields are exactly the ones it reads and builds, in the same
+    order (a field renamed or moved on either side stops the import with the difference instead
+    of shifting values)."""
+    if compiled is not None:
+        compiled.set_contract(cls.__name__, cls)
+    return cls

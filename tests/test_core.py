@@ -85,13 +85,13 @@ def random_line(rng: random.Random, width: int, height: int) -> Line:
 
 
 def walk_both(line: Line, width: int, height: int, ko: int, free: int,
-              upto: int) -> tuple[tuple, tuple]:
-    args = (width, height, ko, free, upto, 1)
-    a = replay._walk(*args, line.events)
+              upto: int) -> tuple[replay.Walked, replay.Walked]:
+    request = replay.WalkRequest(width, height, ko, free, upto, 1)
+    a = replay._walk(request, line.events)
     assert COMPILED is not None
-    b = COMPILED.walk(*args, line.events)
-    board = a[0]
-    return (bytes(board.colour),) + a[1:], b
+    b = COMPILED.walk(request, line.events)
+    assert type(a) is type(b) is replay.Walked
+    return a._replace(position=bytes(a.position.colour)), b
 
 
 def test_random_games_walk_identically() -> None:
@@ -105,8 +105,9 @@ def test_random_games_walk_identically() -> None:
         for ko in range(4):
             a, b = walk_both(line, width, height, ko, free, upto)
             assert a == b, (i, width, height, ko)
-            for note in a[2]:
-                kinds[note[0]] = kinds.get(note[0], 0) + 1
+            for note in a.notes:
+                assert type(note) is replay.Note
+                kinds[note.kind] = kinds.get(note.kind, 0) + 1
     # Every kind of note was met (setup without liberties, turn, off board, after end,
     # occupied, suicide, ko, cycle, superko), so the comparison covered them all.
     assert set(kinds) == set(range(10)), kinds
@@ -195,11 +196,12 @@ def test_analysis_pieces_agree(monkeypatch: pytest.MonkeyPatch) -> None:
                 position._points_to_fill(colour, owner, board.neighbours, c)
         neutral = {c: {p for p in range(width * height) if not colour[p] and owner[p] == c
                        and rng.random() < 0.2} for c in (BLACK, WHITE)}
-        area_of, ref = position.areas(colour, owner, board.neighbours, neutral)
+        ref = position.areas(colour, owner, board.neighbours, neutral)
         flags = [position._flags(neutral[c], width * height) for c in (BLACK, WHITE)]
-        fast_of, fast = COMPILED.areas(packed, bytes(owner), width, height, *flags)
-        assert fast_of == area_of
-        assert {start: (c, stones, own) for start, c, stones, own in fast} == ref
+        fast = COMPILED.areas(packed, bytes(owner), width, height, *flags)
+        assert type(fast) is position.Areas and fast == ref
+        assert COMPILED.census(packed, bytes(owner), width, height) == position.census(colour,
+                                                                                       owner)
 
 
 def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -363,3 +365,28 @@ def test_game_identity_keys_agree(monkeypatch: pytest.MonkeyPatch) -> None:
             assert fast == ref, path
             keys += fast is not None
     assert keys >= 400
+
+
+def test_the_cores_meet_in_named_structures() -> None:
+    # Every structure the two cores exchange is a NamedTuple whose fields the compiled core checks
+    # when it is registered: a field renamed or moved on either side stops the import.
+    from typing import NamedTuple
+
+    if COMPILED is None:
+        pytest.skip("compiled core not in use")
+
+    class Census(NamedTuple):  # the fields of scoring.position.Census, two swapped
+        empty_white: int
+        empty_black: int
+        dame: list[int]
+        stones_black: int
+        stones_white: int
+
+    with pytest.raises(TypeError, match="contract Census: the compiled core has the fields"):
+        COMPILED.set_contract("Census", Census)
+    with pytest.raises(KeyError):
+        COMPILED.set_contract("Nothing", Census)
+    # The registered class still stands: the answers are of the pure side's types.
+    colour = [0, 1, 0, 2]
+    owner = position.empty_owners(colour, Board(2, 2).neighbours)
+    assert type(COMPILED.census(bytes(colour), bytes(owner), 2, 2)) is position.Census

@@ -15,6 +15,7 @@ no room for two eyes: at most one of its points is not next to the enclosing sto
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.colour import COLOURS, EMPTY
@@ -93,12 +94,20 @@ def unconditional(board: Board, colour: int) -> tuple[list[Chain], list[list[int
     return [chains[cid] for cid in alive], [regions[rid] for rid in healthy]
 
 
+@core.contract
+class Proved(NamedTuple):
+    """The compiled core's answer: :class:`Proof`'s points as lists."""
+
+    alive: list[int]
+    dead: list[int]
+    territory: list[int]
+
+
 def prove(board: Board) -> Proof:
     """Unconditionally alive stones of both colours, and the opponent stones they make dead."""
     if core.compiled is not None:
-        alive_list, dead_list, territory_list = core.compiled.benson(
-            bytes(board.colour), board.width, board.height)
-        return Proof(set(alive_list), set(dead_list), set(territory_list))
+        proved: Proved = core.compiled.benson(bytes(board.colour), board.width, board.height)
+        return Proof(set(proved.alive), set(proved.dead), set(proved.territory))
     alive: set[int] = set()
     dead: set[int] = set()
     territory: set[int] = set()

@@ -23,6 +23,7 @@ It shares the board's neighbour table and keeps its diagonal table beside it.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
@@ -48,6 +49,33 @@ def diagonals_for(width: int, height: int) -> list[tuple[int, ...]]:
     return table
 
 
+@core.contract
+class PlayoutRequest(NamedTuple):
+    """What the compiled playouts are asked."""
+
+    colours: bytes
+    width: int
+    height: int
+    rng_state: tuple[int, ...]
+    """The state of Python's Mersenne Twister (``random.Random.getstate()[1]``)."""
+    local: float
+    """How often a move answers near the last one."""
+    playouts: int
+    first: int
+    """The side to move first in the first playout (they alternate)."""
+
+
+@core.contract
+class PlayoutCounts(NamedTuple):
+    """What the compiled playouts return."""
+
+    black: list[int]
+    """Per point, how many playouts ended with it Black's."""
+    white: list[int]
+    rng_state: tuple[int, ...]
+    """The random generator's state after them."""
+
+
 class Playouts:
     """Playouts from one position; :meth:`run` returns per point how often each colour owned it."""
 
@@ -69,11 +97,11 @@ class Playouts:
         fast = core.compiled
         if fast is not None and playouts > 0:
             version, state, gauss = self.rng.getstate()
-            black, white, state = fast.playouts(bytes(self.colour), self.width, self.height,
-                                                state, self.local, playouts, first)
-            self.rng.setstate((version, state, gauss))
-            self.black = [a + b for a, b in zip(self.black, black, strict=True)]
-            self.white = [a + b for a, b in zip(self.white, white, strict=True)]
+            counts: PlayoutCounts = fast.playouts(PlayoutRequest(
+                bytes(self.colour), self.width, self.height, state, self.local, playouts, first))
+            self.rng.setstate((version, counts.rng_state, gauss))
+            self.black = [a + b for a, b in zip(self.black, counts.black, strict=True)]
+            self.white = [a + b for a, b in zip(self.white, counts.white, strict=True)]
             self.count += playouts
             return
         for i in range(playouts):

@@ -37,6 +37,7 @@ MAX_LINES = 10_000
 Node = dict[str, list[bytes]]
 
 
+@core.contract
 class Move(NamedTuple):
     """A B or W property. ``point`` is None for a pass; off-board points are kept as read."""
 
@@ -47,6 +48,7 @@ class Move(NamedTuple):
     """The node has ``KO[]``: play it even if illegal."""
 
 
+@core.contract
 class Setup(NamedTuple):
     """AB/AW/AE (and PL) in one node."""
 
@@ -490,7 +492,7 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
             # The run of plain move nodes from here, read by the compiled core; the node it
             # stops at (setup, PL, KO, odd values) is read below.
             before = len(events)
-            index = fast.simple_moves(nodes, index, tt_is_pass, Move, BLACK, WHITE, events)
+            index = fast.simple_moves(nodes, index, tt_is_pass, BLACK, WHITE, events)
             move_no += len(events) - before
             if index >= len(nodes):
                 break

@@ -8,7 +8,7 @@ stones) so that later problems are found too; a move on an occupied point change
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sgfcheck import core
 from sgfcheck import findings as F
@@ -61,18 +61,67 @@ class Replay:
         return [f for f in self.findings if f.is_illegal]
 
 
-# Notes of the replay loop, as both cores write them: (kind, move number, a, b).
+# The kinds of the replay loop's notes.
 N_SETUP_DEAD, N_TURN_FIRST, N_TURN_TWICE, N_OFF_BOARD, N_AFTER_END, N_OCCUPIED, N_SUICIDE, \
     N_KO, N_CYCLE, N_SUPERKO = range(10)
 _KO_NUMBER = {KoRule.SIMPLE: 0, KoRule.POSITIONAL: 1, KoRule.SITUATIONAL: 2,
               KoRule.NATURAL_SITUATIONAL: 3}
 
-Walk = tuple[Any, int, list[tuple[int, int, int, Any]], list[int], int, tuple[int, int],
-             tuple[int, int], tuple[int, int], tuple[int, int], int, int, int, tuple[int, int]]
-"""What the replay loop returns: (the position: a Board, or its colours from the compiled core),
-its hash, notes, moves of passes after the end, moves, prisoners, passes, plays, setup stones
-(each (black, white)), first pass, last pass (0 for none), move ending by two passes (-1 for
-none), first long cycle (-1, -1 for none)."""
+
+@core.contract
+class Note(NamedTuple):
+    """Something the rules have to say about a move, as both replay loops write it;
+    :func:`_findings` turns it into a finding (so every message is written once)."""
+
+    kind: int
+    """``N_OCCUPIED``, ``N_KO``...: what happened."""
+    move: int
+    """The move's number (for a setup, the number of moves before it)."""
+    a: int
+    """The earlier move a repetition returns to; the colour of a stone in the way; ..."""
+    b: Any
+    """The stones of a setup chain without liberties."""
+
+
+@core.contract
+class WalkRequest(NamedTuple):
+    """What the replay loop is asked (besides the line's events)."""
+
+    width: int
+    height: int
+    ko: int
+    """0 simple, 1 positional, 2 situational, 3 natural situational."""
+    free_handicap: int
+    """Handicap stones played as Black's first moves (``HA`` without setup)."""
+    upto: int
+    """Stop after this many moves; -1 for all."""
+    white_passes_last: int
+    """1 when White's extra pass after Black's is part of the rules (AGA)."""
+
+
+@core.contract
+class Walked(NamedTuple):
+    """What the replay loop returns."""
+
+    position: Any
+    """The final position: a :class:`Board` (pure loop), or its colours as bytes (compiled)."""
+    hash: int
+    notes: list[Note]
+    extra_passes: list[int]
+    """Moves that are passes after two passes in a row."""
+    moves: int
+    prisoners: tuple[int, int]
+    """(Black's, White's)."""
+    passes: tuple[int, int]
+    plays: tuple[int, int]
+    setup: tuple[int, int]
+    first_pass: int
+    """The colour of the first pass, 0 for none."""
+    last_pass: int
+    ended_by: int
+    """The move ending the game by two passes, -1 for none."""
+    cycle: tuple[int, int]
+    """The first long cycle (first, last move), (-1, -1) for none."""
 
 
 def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None) -> Replay:
@@ -80,29 +129,32 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     free_handicap = 0
     if game.handicap and not any(isinstance(e, Setup) and e.black for e in line.events[:3]):
         free_handicap = game.handicap  # HA with the stones played as Black moves
-    args = (game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
-            -1 if upto is None else upto, int(ruleset.white_passes_last))
-    done: Walk
+    request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
+                          -1 if upto is None else upto, int(ruleset.white_passes_last))
+    done: Walked
     if core.compiled is not None:
-        done = core.compiled.walk(*args, line.events)
+        done = core.compiled.walk(request, line.events)
     else:
-        done = _walk(*args, line.events)
-    position, hash_, notes, extra_passes, moves, prisoners, passes, plays, setup, first_pass, \
-        last_pass, ended_by, cycle = done
+        done = _walk(request, line.events)
+    position = done.position
     board = (position if isinstance(position, Board)
-             else Board.from_colours(game.width, game.height, position, hash_))
-    out = Replay(ruleset, board, _findings(notes, line, ruleset, game.width, game.height), moves,
-                 {BLACK: prisoners[0], WHITE: prisoners[1]}, {BLACK: passes[0], WHITE: passes[1]},
-                 {BLACK: plays[0], WHITE: plays[1]}, {BLACK: setup[0], WHITE: setup[1]},
-                 Colour(first_pass) if first_pass else None,
-                 Colour(last_pass) if last_pass else None,
-                 ended_by if ended_by >= 0 else None, cycle if cycle[0] >= 0 else None)
+             else Board.from_colours(game.width, game.height, position, done.hash))
+    prisoners, passes, plays, setup = done.prisoners, done.passes, done.plays, done.setup
+    out = Replay(ruleset, board, _findings(done.notes, line, ruleset, game.width, game.height),
+                 done.moves, {BLACK: prisoners[0], WHITE: prisoners[1]},
+                 {BLACK: passes[0], WHITE: passes[1]}, {BLACK: plays[0], WHITE: plays[1]},
+                 {BLACK: setup[0], WHITE: setup[1]},
+                 Colour(done.first_pass) if done.first_pass else None,
+                 Colour(done.last_pass) if done.last_pass else None,
+                 done.ended_by if done.ended_by >= 0 else None,
+                 done.cycle if done.cycle[0] >= 0 else None)
+    extra_passes = done.extra_passes
     if extra_passes:
         out.findings.append(_passes_after_end(extra_passes, ruleset))
     return out
 
 
-def _findings(notes: list[tuple[int, int, int, Any]], line: Line, ruleset: Ruleset,
+def _findings(notes: list[Note], line: Line, ruleset: Ruleset,
               width: int, height: int) -> list[Finding]:
     """The findings the notes of the replay loop stand for, in their order."""
     found: list[Finding] = []
@@ -220,11 +272,11 @@ def _force(f: Finding) -> None:
 
 # --- the replay loop, pure-Python reference (the compiled one: _core.c, walk) -----------------
 
-def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
-          white_passes_last: int, events: list[Move | Setup]) -> Walk:
+def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
     """Replay the events: the position and notes of everything the rules have to say."""
+    w, h, ko_number, free_handicap, upto, white_passes_last = request
     board = Board(w, h)
-    notes: list[tuple[int, int, int, Any]] = []
+    notes: list[Note] = []
     positional, situational, natural = ko_number == 1, ko_number == 2, ko_number == 3
     simple = ko_number == 0
     key_b, key_w = TO_MOVE_KEY[BLACK], TO_MOVE_KEY[WHITE]
@@ -267,7 +319,7 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
             setup[1] += len(ev.black)
             setup[2] += len(ev.white)
             for chain in dead:
-                notes.append((N_SETUP_DEAD, move_no, chain.colour, tuple(chain.stones)))
+                notes.append(Note(N_SETUP_DEAD, move_no, chain.colour, tuple(chain.stones)))
             if ev.player is not None:
                 to_move = int(ev.player)
             elif not started and ev.black and not ev.white:
@@ -284,11 +336,11 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
         opp = 3 - c
         point = ev.point
         if c != to_move and not (move_no <= free_handicap and c == 1):
-            notes.append((N_TURN_FIRST, move_no, to_move, 0) if move_no == 1
-                         else (N_TURN_TWICE, move_no, 0, 0))
+            notes.append(Note(N_TURN_FIRST, move_no, to_move, 0) if move_no == 1
+                         else Note(N_TURN_TWICE, move_no, 0, 0))
         to_move = opp if move_no >= free_handicap else 1
         if point is not None and (point[0] >= w or point[1] >= h):
-            notes.append((N_OFF_BOARD, move_no, 0, 0))
+            notes.append(Note(N_OFF_BOARD, move_no, 0, 0))
             point = None
         if point is None:
             passes[c] += 1
@@ -310,12 +362,12 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
             continue
         if ended_by >= 0 and not resumed_reported:
             resumed_reported = True
-            notes.append((N_AFTER_END, move_no, ended_by, 0))
+            notes.append(Note(N_AFTER_END, move_no, ended_by, 0))
         consecutive_passes = 0
         col, row = point
         p = row * w + col
         if colour_at[p]:
-            notes.append((N_OCCUPIED, move_no, colour_at[p], 0))
+            notes.append(Note(N_OCCUPIED, move_no, colour_at[p], 0))
             ko_point = -1
             continue
         retakes_ko = p == ko_point and c == ko_colour
@@ -324,7 +376,7 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
         prisoners[c] += captured
         if self_captured:
             prisoners[opp] += self_captured
-            notes.append((N_SUICIDE, move_no, self_captured, 0))
+            notes.append(Note(N_SUICIDE, move_no, self_captured, 0))
         hb = board.hash
         if simple or situational:
             key = hb ^ (key_b if opp == 1 else key_w)
@@ -334,7 +386,7 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
             key = hb
         earlier = history.get(key)
         if simple and retakes_ko:
-            notes.append((N_KO, move_no, move_no - 2, 0))
+            notes.append(Note(N_KO, move_no, move_no - 2, 0))
         if earlier is None:
             history[key] = move_no
             in_cycle = False
@@ -343,13 +395,13 @@ def _walk(w: int, h: int, ko_number: int, free_handicap: int, upto: int,
                 in_cycle = True
                 if cycle[0] < 0:
                     cycle = (earlier + 1, move_no)
-                notes.append((N_CYCLE, move_no, earlier, 0))
+                notes.append(Note(N_CYCLE, move_no, earlier, 0))
         elif retakes_ko:
-            notes.append((N_KO, move_no, earlier, 0))
+            notes.append(Note(N_KO, move_no, earlier, 0))
         else:
-            notes.append((N_SUPERKO, move_no, earlier, 0))
+            notes.append(Note(N_SUPERKO, move_no, earlier, 0))
         ko_point = ko
         ko_colour = opp
-    return (board, board.hash, notes, extra_passes, move_no, (prisoners[1], prisoners[2]),
-            (passes[1], passes[2]), (plays[1], plays[2]), (setup[1], setup[2]), first_pass,
-            last_pass, ended_by, cycle)
+    return Walked(board, board.hash, notes, extra_passes, move_no, (prisoners[1], prisoners[2]),
+                  (passes[1], passes[2]), (plays[1], plays[2]), (setup[1], setup[2]),
+                  first_pass, last_pass, ended_by, cycle)

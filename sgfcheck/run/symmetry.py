@@ -11,6 +11,7 @@ import hashlib
 from array import array
 from collections.abc import Callable
 from functools import lru_cache
+from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.points import Point
@@ -55,6 +56,21 @@ def _tables(width: int, height: int) -> list[array[int]]:
     return tables
 
 
+@core.contract
+class MovePoints(NamedTuple):
+    """The compiled core's reading of a line's moves."""
+
+    colours: bytes
+    """The colour of each move."""
+    points: bytes
+    """Each move's point index as a native uint16 (width * height for a pass or off the
+    board)."""
+    plays: int
+    """Moves on the board."""
+    setup_at: list[int]
+    """Where the Setup events stand in the line's events."""
+
+
 def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     """A digest equal for the same game under any symmetry; None for games too short to tell."""
     width, height = game.width, game.height
@@ -62,8 +78,10 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     fast = core.compiled
     setup: list[tuple[bytes, list[int]]] = []
     packed = b""
+    colours: bytes | bytearray
     if fast is not None:
-        colours, packed, plays, setup_at = fast.move_points(line.events, width, height)
+        read: MovePoints = fast.move_points(line.events, width, height)
+        colours, packed, plays, setup_at = read
         setups = [line.events[i] for i in setup_at]
         points = array("H")
         points.frombytes(packed)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, COLOURS, EMPTY, WHITE, Colour
@@ -76,18 +77,46 @@ def empty_owners(colour: list[int], nbrs: list[tuple[int, ...]]) -> list[int]:
     return owner
 
 
-def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
-          neutral: dict[Colour, set[int]] | None = None
-          ) -> tuple[list[int], dict[int, tuple[int, list[int], list[int]]]]:
-    """Areas: stones of one colour joined through their own empty points and through dame (as
-    CGoban does). ``neutral[c]`` are own points of c that count as dame (points to fill).
+@core.contract
+class Area(NamedTuple):
+    """Stones of one colour joined through their own empty points and through dame."""
 
-    Returns the area of every stone and own empty point, and per area (keyed by its first
-    stone): its colour, its stones, and its own empty points (the eye space).
-    """
+    first: int
+    """Its first point (its key)."""
+    colour: int
+    stones: list[int]
+    own: list[int]
+    """Its own empty points: its eye space."""
+
+
+@core.contract
+class Areas(NamedTuple):
+    area_of: list[int]
+    """The area (its first point) of every stone and own empty point, -1 elsewhere."""
+    areas: list[Area]
+    """Every area, by its first point."""
+
+
+@core.contract
+class Census(NamedTuple):
+    """The counting loop's tallies of a position."""
+
+    empty_black: int
+    """Empty points reached by Black only."""
+    empty_white: int
+    dame: list[int]
+    """Empty points reached by both colours or neither."""
+    stones_black: int
+    stones_white: int
+
+
+def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
+          neutral: dict[Colour, set[int]] | None = None) -> Areas:
+    """Areas: stones of one colour joined through their own empty points and through dame (as
+    CGoban does). ``neutral[c]`` are own points of c that count as dame (points to fill)."""
     n = len(colour)
     area_of = [-1] * n
-    out: dict[int, tuple[int, list[int], list[int]]] = {}
+    out: list[Area] = []
     for start in range(n):
         c = colour[start]
         if c == EMPTY or area_of[start] >= 0:
@@ -111,8 +140,21 @@ def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
             i += 1
         stones = [p for p in members if colour[p] == c]
         own = [p for p in members if colour[p] == EMPTY and owner[p] == c and p not in fill]
-        out[start] = (c, stones, own)
-    return area_of, out
+        out.append(Area(start, c, stones, own))
+    return Areas(area_of, out)
+
+
+def census(colour: list[int], owner: Sequence[int]) -> Census:
+    """The counting loop: own empty points of each colour, the dame, the stones of each."""
+    empty = {BLACK: 0, WHITE: 0}
+    dame: list[int] = []
+    for p, c in enumerate(colour):
+        if c == EMPTY:
+            if owner[p] in COLOURS:
+                empty[Colour(owner[p])] += 1
+            else:
+                dame.append(p)
+    return Census(empty[BLACK], empty[WHITE], dame, colour.count(BLACK), colour.count(WHITE))
 
 
 def analyse(board: Board, dead: set[int]) -> Position:
@@ -132,36 +174,27 @@ def analyse(board: Board, dead: set[int]) -> Position:
         owner = fast.empty_owners(packed, w, h)
         must_fill = {c: set(fast.points_to_fill(packed, owner, w, h, c)) for c in COLOURS}
         flags = [_flags(must_fill[c], len(colour)) for c in COLOURS]
-        area_list = [(c, stones, own)
-                     for _, c, stones, own in fast.areas(packed, owner, w, h, *flags)[1]]
+        found: Areas = fast.areas(packed, owner, w, h, *flags)
+        tally: Census = fast.census(packed, owner, w, h)
     else:
         owner = empty_owners(colour, nbrs)
         # Points each colour must still fill (false eyes, protective connections): never
         # territory.
         must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in COLOURS}
-        area_list = list(areas(colour, owner, nbrs, must_fill)[1].values())
-    empty = {BLACK: 0, WHITE: 0}
-    dame: list[int] = []
-    if fast is not None:
-        empty[BLACK], empty[WHITE], dame, black_stones, white_stones = fast.census(
-            packed, owner, board.width, board.height)
-        stones = {BLACK: black_stones, WHITE: white_stones}
-    else:
-        for p, c in enumerate(colour):
-            if c == EMPTY:
-                if owner[p] in COLOURS:
-                    empty[Colour(owner[p])] += 1
-                else:
-                    dame.append(p)
-        stones = {BLACK: colour.count(BLACK), WHITE: colour.count(WHITE)}
+        found = areas(colour, owner, nbrs, must_fill)
+        tally = census(colour, owner)
+    empty = {BLACK: tally.empty_black, WHITE: tally.empty_white}
+    stones = {BLACK: tally.stones_black, WHITE: tally.stones_white}
+    dame = tally.dame
 
     # The own empty points of an area, false eyes excluded, are its eye space; an area with
     # fewer than two eyes lives only in seki.
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     groups = {BLACK: 0, WHITE: 0}
-    for area, area_stones, own_empty in area_list:
-        c = Colour(area)
+    for area in found.areas:
+        c = Colour(area.colour)
+        area_stones, own_empty = area.stones, area.own
         if _eyes(own_empty, nbrs, board.width) < 2:
             seki_empty[c].extend(own_empty)
             seki_stones[c].extend(area_stones)
@@ -176,10 +209,9 @@ def area_map(colour: list[int], board: Board) -> list[int]:
     if core.compiled is not None:
         packed = bytes(colour)
         owner = core.compiled.empty_owners(packed, board.width, board.height)
-        area_of: list[int] = core.compiled.areas(packed, owner, board.width, board.height,
-                                                 None, None)[0]
-        return area_of
-    return areas(colour, empty_owners(colour, board.neighbours), board.neighbours)[0]
+        found: Areas = core.compiled.areas(packed, owner, board.width, board.height, None, None)
+        return found.area_of
+    return areas(colour, empty_owners(colour, board.neighbours), board.neighbours).area_of
 
 
 def _flags(points: set[int], n: int) -> bytes:
