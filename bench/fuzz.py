@@ -47,7 +47,9 @@ from pathlib import Path
 
 from sgfcheck.escaping import terminal_text
 from sgfcheck.limits import Limits
-from sgfcheck.output.text import render_json, render_score_json, render_score_text, render_text
+from sgfcheck.output.schema import check_json as render_json
+from sgfcheck.output.scores import render_score_json, render_score_text
+from sgfcheck.output.text import render_text
 from sgfcheck.records.inputs import WorkItem, iter_inputs
 from sgfcheck.replay.check import check_file
 from sgfcheck.run.batch import BatchOptions, process_item, run_batch

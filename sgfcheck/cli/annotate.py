@@ -32,7 +32,13 @@ from sgfcheck.cli.common import (
 from sgfcheck.escaping import terminal_text
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("annotate", epilog=examples(
+    "sgfcheck annotate game.sgf -o checked.sgf",
+    "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
+    "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --compare chinese,aga"))
 def annotate(
     file: RecordArgument,
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
@@ -89,8 +95,3 @@ def annotate(
         say(f"  {terminal_text(change)}", err=True)
     raise typer.Exit(score_status(scored))
 
-
-EPILOG = examples(
-    "sgfcheck annotate game.sgf -o checked.sgf",
-    "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
-    "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --compare chinese,aga")

@@ -1,25 +1,57 @@
-"""The ``sgfcheck`` Typer app: the commands registered, ``--version``, and ``main``.
+"""The ``sgfcheck`` Typer app: ``--version``, ``main``, and the commands, each loaded when it is
+asked for.
 
-Each command is a module of its own (:mod:`sgfcheck.cli.check`, ...), thin: options ->
+Each command is a module of its own (:mod:`sgfcheck.cli.check`, ...) with a Typer app of one
+command (``report`` and ``engines`` hold two), thin: options ->
 :class:`~sgfcheck.settings.Settings` -> one library call -> the output registry
-(:mod:`sgfcheck.output.formats`). Command modules import the library when they run, so
-``sgfcheck --version`` and ``--help`` load only the command line.
+(:mod:`sgfcheck.output.formats`). The group below names them in :data:`COMMANDS` and imports a
+command's module only when that command runs or its help is shown, so ``sgfcheck --version``
+loads nothing of the library and ``sgfcheck check`` nothing of ``batch``.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
-from sgfcheck.cli import annotate, batch, check, convert, diagram, life, rules, score
-from sgfcheck.cli.engines import engines_app
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.cli.report import report_app
 from sgfcheck.version import VERSION
 
+COMMANDS = {
+    "check": "sgfcheck.cli.check",
+    "score": "sgfcheck.cli.score",
+    "life": "sgfcheck.cli.life",
+    "batch": "sgfcheck.cli.batch",
+    "diagram": "sgfcheck.cli.diagram",
+    "annotate": "sgfcheck.cli.annotate",
+    "convert": "sgfcheck.cli.convert",
+    "report": "sgfcheck.cli.report",
+    "engines": "sgfcheck.cli.engines",
+    "rules": "sgfcheck.cli.rules",
+}
+"""Every command, by name, and the module whose Typer app holds it."""
+
+
+class Commands(TyperGroup):
+    """The commands of :data:`COMMANDS`, each built from its module when first asked for."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        module = COMMANDS.get(name)
+        if module is None:
+            return None
+        return typer.main.get_command(importlib.import_module(module).app)
+
+
 app = typer.Typer(
+    cls=Commands,
     help="Replay Go game records (SGF) under any ruleset and report every illegal move.",
     no_args_is_help=True,
     add_completion=False,
@@ -47,18 +79,6 @@ def main_callback(
     note = core.fallback_note()
     if note:  # once per run: the compiled core is missing without being asked for
         typer.echo(note, err=True)
-
-
-app.command(epilog=check.EPILOG)(check.check)
-app.command(epilog=score.EPILOG)(score.score)
-app.command(epilog=life.EPILOG)(life.life)
-app.command(epilog=batch.EPILOG)(batch.batch)
-app.command(epilog=diagram.EPILOG)(diagram.diagram)
-app.command(epilog=annotate.EPILOG)(annotate.annotate)
-app.command(epilog=convert.EPILOG)(convert.convert)
-app.add_typer(report_app, name="report")
-app.add_typer(engines_app, name="engines")
-app.command("rules", epilog=rules.EPILOG)(rules.list_rules)
 
 
 def main() -> None:

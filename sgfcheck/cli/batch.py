@@ -30,7 +30,14 @@ from sgfcheck.cli.common import (
 from sgfcheck.cli.exits import ExitStatus, FailPolicy
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("batch", epilog=examples(
+    "sgfcheck batch archive/ games.zip more.tar.gz --out report.jsonl",
+    "sgfcheck batch archive/ --resume report.jsonl",
+    "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
+    "sgfcheck batch uploads/ --timeout 10 --limit memory=512 --limit file-size=1M"))
 def batch(
     inputs: Annotated[
         list[str],
@@ -132,7 +139,7 @@ def batch(
     # Imported when used (pebble, the pages): the other commands start faster without them.
     from sgfcheck.cli.exits import batch_status
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
-    from sgfcheck.output.text import render_summary_text
+    from sgfcheck.output.scores import render_summary_text
     from sgfcheck.run.batch import BatchOptions, Problems, RunStopped
     from sgfcheck.run.report import ReportProblem, write_parts, write_report
 
@@ -174,9 +181,3 @@ def batch(
         write_page(batch_page(summary, problems.shown, problems.more), html_page)
     raise typer.Exit(batch_status(summary, fail_on))
 
-
-EPILOG = examples(
-    "sgfcheck batch archive/ games.zip more.tar.gz --out report.jsonl",
-    "sgfcheck batch archive/ --resume report.jsonl",
-    "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
-    "sgfcheck batch uploads/ --timeout 10 --limit memory=512 --limit file-size=1M")

@@ -29,7 +29,14 @@ from sgfcheck.output.formats import Style
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
 from sgfcheck.settings import Settings
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("check", epilog=examples(
+    "sgfcheck check game.sgf",
+    "sgfcheck check --all-rules --format json games/*.sgf",
+    "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
+    "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf"))
 def check(
     files: InputsArgument,
     rules: RulesOption = "auto",
@@ -74,9 +81,3 @@ def check(
         lambda loaded, on_game: check_loaded(loaded, settings, on_game), fmt,
         Style(verbose, width(wide)), check_status, output))
 
-
-EPILOG = examples(
-    "sgfcheck check game.sgf",
-    "sgfcheck check --all-rules --format json games/*.sgf",
-    "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
-    "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf")

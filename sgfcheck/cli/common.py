@@ -9,7 +9,6 @@ command imports the library when it runs, so ``sgfcheck --version`` and ``--help
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -120,6 +119,8 @@ def note(message: str) -> None:
 def width(wide: bool) -> int | None:
     """The width text output fits: ``COLUMNS``, else the terminal's, else 100; None with
     ``--wide``."""
+    import shutil
+
     return None if wide else max(40, shutil.get_terminal_size((100, 24)).columns)
 
 

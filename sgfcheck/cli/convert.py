@@ -21,7 +21,11 @@ from sgfcheck.cli.common import (
 )
 from sgfcheck.cli.exits import ExitStatus
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("convert", epilog=examples("sgfcheck convert game.gib -o game.sgf",
+                  "sgfcheck convert --encoding euc-kr game.gib -o game.sgf"))
 def convert(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A Tygem .gib, WBaduk .ngf or "
                                          "PandaNet .ugf/.ugi "
@@ -62,6 +66,3 @@ def convert(
     raise typer.Exit(ExitStatus.FOUND if any(f.is_error for f in record.findings)
                      else ExitStatus.OK)
 
-
-EPILOG = examples("sgfcheck convert game.gib -o game.sgf",
-                  "sgfcheck convert --encoding euc-kr game.gib -o game.sgf")

@@ -28,7 +28,13 @@ from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.escaping import terminal_text
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("diagram", epilog=examples(
+    "sgfcheck diagram game.sgf -o final.svg",
+    "sgfcheck diagram game.sgf --rules chinese --move 180 --numbers -o move180.png",
+    "sgfcheck diagram game.sgf --illegal -o illegal.svg"))
 def diagram(
     file: RecordArgument,
     output: Annotated[Path | None, typer.Option(
@@ -95,8 +101,3 @@ def diagram(
         err=True)
     raise typer.Exit(ExitStatus.OK)
 
-
-EPILOG = examples(
-    "sgfcheck diagram game.sgf -o final.svg",
-    "sgfcheck diagram game.sgf --rules chinese --move 180 --numbers -o move180.png",
-    "sgfcheck diagram game.sgf --illegal -o illegal.svg")

@@ -10,15 +10,21 @@ from sgfcheck.cli.common import examples, say, width
 from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.strenum import StrEnum
 
-engines_app = typer.Typer(help="Engines for dead stones: what is installed, installing KataGo.",
+app = typer.Typer(name="engines", add_completion=False, pretty_exceptions_enable=False,
+                 help="Engines for dead stones: what is installed, installing KataGo.",
                           no_args_is_help=True)
+
+
+@app.callback()
+def engines() -> None:
+    """Engines for dead stones: what is installed, installing KataGo."""
 
 
 class Installable(StrEnum):
     katago = "katago"
 
 
-@engines_app.command("install", epilog=examples("sgfcheck engines install katago"))
+@app.command("install", epilog=examples("sgfcheck engines install katago"))
 def engines_install(
     name: Annotated[Installable, typer.Argument(help="The engine to install.")],
 ) -> None:
@@ -36,7 +42,7 @@ def engines_install(
         typer.echo(f"KataGo needs an OpenCL driver to run on this machine: {OPENCL_HELP}")
 
 
-@engines_app.command("list", epilog=examples("sgfcheck engines list"))
+@app.command("list", epilog=examples("sgfcheck engines list"))
 def engines_list() -> None:
     """Say which engines are installed and usable (KataGo is started and asked once).
     Exit status 1 when none is usable."""

@@ -30,7 +30,13 @@ from sgfcheck.cli.common import (
 from sgfcheck.output.formats import Style
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
+
+@app.command("life", epilog=examples(
+    "sgfcheck life game.sgf",
+    "sgfcheck life --move 150 --format json game.sgf",
+    "sgfcheck life --dead-stones gnugo game.sgf"))
 def life(
     files: InputsArgument,
     move: MoveOption = None,
@@ -63,8 +69,3 @@ def life(
         files, inputs, quiet, lambda loaded, on_game: life_loaded(loaded, settings, on_game),
         fmt, Style(width=width(wide)), life_status))
 
-
-EPILOG = examples(
-    "sgfcheck life game.sgf",
-    "sgfcheck life --move 150 --format json game.sgf",
-    "sgfcheck life --dead-stones gnugo game.sgf")

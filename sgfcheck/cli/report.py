@@ -10,11 +10,17 @@ import typer
 from sgfcheck.cli.common import WideOption, check_writable, examples, say, usage_error, width
 from sgfcheck.cli.exits import ExitStatus
 
-report_app = typer.Typer(help="Reports written by batch --out-dir: join the parts.",
+app = typer.Typer(name="report", add_completion=False, pretty_exceptions_enable=False,
+                 help="Reports written by batch --out-dir: join the parts.",
                          no_args_is_help=True)
 
 
-@report_app.command("merge", epilog=examples(
+@app.callback()
+def report() -> None:
+    """Reports written by batch --out-dir: join the parts."""
+
+
+@app.command("merge", epilog=examples(
     "sgfcheck report merge run/ -o report.jsonl",
     "sgfcheck report merge s3://bucket/run --summary-json summary.json --duplicates dup.json"))
 def report_merge(
@@ -38,7 +44,7 @@ def report_merge(
     error (not such a folder).
     """
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
-    from sgfcheck.output.text import render_summary_text
+    from sgfcheck.output.scores import render_summary_text
     from sgfcheck.run.parts import merge_parts
 
     for option, path in (("--output", output), ("--summary-json", summary_json),

@@ -15,6 +15,10 @@ class RulesFormat(StrEnum):
     json = "json"
 
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command("rules", epilog=examples("sgfcheck rules", "sgfcheck rules --format json"))
 def list_rules(
     output_format: Annotated[RulesFormat, typer.Option("--format", help="text or json.")
                              ] = RulesFormat.text,
@@ -30,5 +34,3 @@ def list_rules(
         return
     typer.echo(render_rules_text(PRESETS, width(wide)))
 
-
-EPILOG = examples("sgfcheck rules", "sgfcheck rules --format json")

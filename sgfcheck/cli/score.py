@@ -48,6 +48,14 @@ AliveOption = Annotated[bool, typer.Option(
     "--alive", metavar="", help="Count every stone alive, whatever the markup says.")]
 
 
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.command("score", epilog=examples(
+    "sgfcheck score game.sgf",
+    "sgfcheck score --compare chinese,japanese --format markdown game.sgf",
+    "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
+    "sgfcheck score --dead-stones katago --format json games/*.sgf"))
 def score(
     files: InputsArgument,
     rules: RulesOption = "auto",
@@ -96,9 +104,3 @@ def score(
         files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
         fmt, Style(width=width(wide)), score_status, output))
 
-
-EPILOG = examples(
-    "sgfcheck score game.sgf",
-    "sgfcheck score --compare chinese,japanese --format markdown game.sgf",
-    "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
-    "sgfcheck score --dead-stones katago --format json games/*.sgf")

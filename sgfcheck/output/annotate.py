@@ -23,7 +23,7 @@ from sgfmill import sgf_grammar
 
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.findings import Finding
-from sgfcheck.output.text import basis_text
+from sgfcheck.output.scores import basis_text
 from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
 from sgfcheck.scoring.adjudicate import FileScore, GameScore

@@ -65,6 +65,7 @@ def _function(name: str) -> Callable[..., Any]:
 
 
 _TEXT = "sgfcheck.output.text"
+_SCORES = "sgfcheck.output.scores"
 _JSON = "sgfcheck.output.schema"
 _HTML = "sgfcheck.output.html"
 
@@ -79,20 +80,20 @@ FORMATS: dict[str, dict[str, OutputFormat]] = {
                              whole=f"{_HTML}:check_document", document=True),
     },
     "score": {
-        "text": OutputFormat("text", "tables for people", each=f"{_TEXT}:score_text",
+        "text": OutputFormat("text", "tables for people", each=f"{_SCORES}:score_text",
                              skipped=f"{_TEXT}:skipped_text"),
         "json": OutputFormat("json", "one JSON object per file, one per line",
                              each=f"{_JSON}:score_json", skipped=f"{_JSON}:skipped_json",
                              safe=True),
         "csv": OutputFormat("csv", "one row per ruleset and colour",
-                            whole=f"{_TEXT}:score_csv"),
-        "markdown": OutputFormat("markdown", "tables as Markdown", each=f"{_TEXT}:score_markdown",
+                            whole=f"{_SCORES}:score_csv"),
+        "markdown": OutputFormat("markdown", "tables as Markdown", each=f"{_SCORES}:score_markdown",
                                  skipped=f"{_TEXT}:skipped_text"),
         "html": OutputFormat("html", "one self-contained page: a board per ruleset, side by side",
                              whole=f"{_HTML}:score_document", document=True),
     },
     "life": {
-        "text": OutputFormat("text", "a board and a table", each=f"{_TEXT}:life_text",
+        "text": OutputFormat("text", "a board and a table", each=f"{_SCORES}:life_text",
                              skipped=f"{_TEXT}:skipped_text"),
         "json": OutputFormat("json", "one JSON object per file, one per line",
                              each=f"{_JSON}:life_json", skipped=f"{_JSON}:skipped_json",

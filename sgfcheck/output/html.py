@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
+from sgfcheck.output.scores import SCORE_HEADERS, basis_text, score_rows, summary_rows
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import STYLE, render_svg
-from sgfcheck.output.text import SCORE_HEADERS, basis_text, score_rows, summary_rows
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.result_check import CheckStatus

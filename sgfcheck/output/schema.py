@@ -11,23 +11,26 @@ GTP style (``Q16``), enums as their values.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.escaping import csv_cell, json_safe
 from sgfcheck.findings import Finding
-from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.output.summary import Summary
-from sgfcheck.records.context import GameContext
-from sgfcheck.records.results import Result
-from sgfcheck.replay.board import Board
-from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts, Verdict
-from sgfcheck.rules.ruleset import Ruleset
-from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
-from sgfcheck.scoring.count import Score, Side
-from sgfcheck.scoring.life import ChainStatus
-from sgfcheck.scoring.position import Position
-from sgfcheck.scoring.result_check import ResultCheck
+from sgfcheck.replay.check import Verdict
+
+if TYPE_CHECKING:
+    from sgfcheck.judge.deadstones import DeadStones
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.records.context import GameContext
+    from sgfcheck.records.results import Result
+    from sgfcheck.replay.board import Board
+    from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
+    from sgfcheck.rules.ruleset import Ruleset
+    from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
+    from sgfcheck.scoring.count import Score, Side
+    from sgfcheck.scoring.life import ChainStatus
+    from sgfcheck.scoring.position import Position
+    from sgfcheck.scoring.result_check import ResultCheck
 
 JSON = dict[str, Any]
 """A JSON object (values: JSON values)."""

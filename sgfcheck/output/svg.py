@@ -12,7 +12,7 @@ Every text that may come from a record is escaped for XML.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 from sgfcheck.colour import BLACK, Colour
 from sgfcheck.escaping import visible
@@ -108,6 +108,11 @@ def _n(value: float) -> str:
     return f"{value:g}"
 
 
+def _attribute(value: str) -> str:
+    """An attribute value, quoted and escaped (``&``, ``<``, ``>`` and both quotes)."""
+    return f'"{escape(value, quote=True)}"'
+
+
 def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> str:
     """The picture as an SVG document fragment (``<svg>`` element, with its namespace)."""
     w, h = picture.width, picture.height
@@ -129,12 +134,12 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> 
 
     title = visible(picture.title)
     classes = " ".join(c for c in ("goban", css_class) if c)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class={quoteattr(classes)} '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class={_attribute(classes)} '
            f'viewBox="0 0 {_n(width)} {_n(height)}" width="{_n(width)}" height="{_n(height)}" '
-           f'role="img" aria-label={quoteattr(title or f"{w}x{h} board")} '
+           f'role="img" aria-label={_attribute(title or f"{w}x{h} board")} '
            f'data-size="{w}x{h}">']
     if title:
-        out.append(f"<title>{escape(title)}</title>")
+        out.append(f"<title>{escape(title, quote=False)}</title>")
     if style:
         out.append(f"<style>{STYLE.strip()}</style>")
     out.append(f'<rect class="board" x="0" y="0" width="{_n(width)}" height="{_n(height)}"/>')

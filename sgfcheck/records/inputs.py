@@ -13,19 +13,19 @@ devices, links and devices inside archives, bombs, unreadable archives) come out
 from __future__ import annotations
 
 import errno
-import glob
 import os
 import re
 import stat
-import tarfile
-import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    import zipfile
 
 RECORD_SUFFIXES = (".sgf", ".gib", ".ngf", ".ugf", ".ugi")
 """Names of records read inside folders and archives: SGF, and the formats of
@@ -177,6 +177,8 @@ def _walk_order(path: str) -> tuple[tuple[int, str], ...]:
 def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Iterator[Item]:
     """A remote zip's records from its directory: members to be read by the workers (``data``
     None), judged by their declared sizes here and by what they hold when read."""
+    import zipfile
+
     budget = _Budget(url, limits, packed)
     with zipfile.ZipFile(handle) as archive:
         for entry in _zip_entries(archive, url, budget):
@@ -192,6 +194,8 @@ def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Ite
 def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[bytes | None, str]:
     """One member of a zip (a worker reading what :func:`_zip_listed` listed): its bytes, or
     None and why not."""
+    import zipfile
+
     try:
         with zipfile.ZipFile(handle) as archive:
             info = archive.getinfo(member)
@@ -201,7 +205,7 @@ def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[byt
                 return None, problem
             with archive.open(info) as stream:
                 data = _read_member(stream, limits.member_size)
-    except (*_MEMBER_ERRORS, KeyError) as exc:
+    except _member_errors() + (KeyError,) as exc:
         return None, f"cannot read the member: {exc}"
     if data is None:
         return None, ("larger than its header says and than the limit "
@@ -211,6 +215,8 @@ def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[byt
 
 def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False
             ) -> Iterator[Item]:
+    import glob
+
     if is_url(arg):
         yield from _url(arg, limits, count_only)
         return
@@ -368,6 +374,9 @@ class _Budget:
 
 
 def _archive(path: str, limits: Limits) -> Iterator[Item]:
+    import tarfile
+    import zipfile
+
     try:
         if path.lower().endswith(".zip"):
             yield from _zip(path, limits)
@@ -381,6 +390,8 @@ def _archive(path: str, limits: Limits) -> Iterator[Item]:
 def _zip_names(path: str) -> Iterator[Item]:
     """A zip's records from its directory only (for counting; nothing decompressed); a tar's
     cannot be known without reading it."""
+    import zipfile
+
     if not path.lower().endswith(".zip"):
         raise _Uncountable(path)
     try:
@@ -402,6 +413,7 @@ def _zip_entries(archive: zipfile.ZipFile, path: str, budget: _Budget
                  ) -> Iterator[Item | zipfile.ZipInfo]:
     """A zip's members in name order: the record members to read (their ``ZipInfo``), the
     others as :class:`Skipped` or :class:`InputProblem` (unsafe names, sizes past the limits)."""
+
     for info in sorted(archive.infolist(), key=lambda i: i.filename):
         if info.is_dir():
             continue
@@ -415,12 +427,17 @@ def _zip_entries(archive: zipfile.ZipFile, path: str, budget: _Budget
         yield info
 
 
-_MEMBER_ERRORS = (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError,
-                  NotImplementedError, ValueError)
-"""What reading a damaged or odd zip member raises."""
+def _member_errors() -> tuple[type[BaseException], ...]:
+    """What reading a damaged or odd zip member raises."""
+    import zipfile
+
+    return (OSError, zipfile.BadZipFile, RuntimeError, zlib.error, EOFError,
+            NotImplementedError, ValueError)
 
 
 def _zip(path: str, limits: Limits) -> Iterator[Item]:
+    import zipfile
+
     budget = _Budget(path, limits)
     with zipfile.ZipFile(path) as archive:
         for info in _zip_entries(archive, path, budget):
@@ -430,7 +447,7 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
             try:
                 with archive.open(info) as handle:
                     data = _read_member(handle, limits.member_size)
-            except _MEMBER_ERRORS as exc:
+            except _member_errors() as exc:
                 yield InputProblem(path, info.filename, f"cannot read the member: {exc}")
                 continue
             if data is None:
@@ -446,6 +463,8 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
 def _tar(path: str, limits: Limits, handle: IO[bytes] | None = None,
          packed: int | None = None) -> Iterator[Item]:
     """A tar's records, read from ``path`` (or from ``handle``, a remote tar's stream)."""
+    import tarfile
+
     budget = _Budget(path, limits, packed)
     with (tarfile.open(fileobj=handle, mode="r:*") if handle is not None
           else tarfile.open(path, "r:*")) as archive:

@@ -20,7 +20,6 @@ from typing import IO
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, format_bytes
-from sgfcheck.records.inputs import FSSPEC_MISSING, read_zip_member
 
 _CHUNK = 1 << 20
 
@@ -126,6 +125,8 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
     ``zip://a.sgf::s3://...``) through fsspec, up to the size limit; ``member``: a member of the
     zip at ``url`` (listed by :func:`sgfcheck.records.inputs.iter_inputs`). Problems are
     findings."""
+    from sgfcheck.records.inputs import FSSPEC_MISSING, read_zip_member
+
     try:
         import fsspec  # type: ignore[import-untyped]
     except ImportError:

@@ -4,7 +4,6 @@ preset names and aliases, ``preset:param=value`` strings, and KataGo's rule stri
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -99,6 +98,8 @@ def parse_katago(text: str) -> Ruleset | None:
             komi_value(komi) if komi else None,
         )
     if text.startswith("{"):
+        import json  # KataGo's JSON form is rare: json is not loaded for the others
+
         try:
             obj = json.loads(text)
         except ValueError:

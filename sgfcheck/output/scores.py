@@ -1,0 +1,320 @@
+"""Count tables for people: each ruleset's count side by side (text and Markdown), the life of
+every chain on a text board, what a result check rests on, and the batch summary.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tabulate import tabulate
+
+from sgfcheck.colour import BLACK, COLOURS
+from sgfcheck.output.schema import (
+    SCORE_CSV_COLUMNS,
+    file_score_dict,
+    json_text,
+    score_csv_rows,
+)
+from sgfcheck.output.summary import Summary
+from sgfcheck.output.text import Cell, fit_table, wrap_line
+from sgfcheck.points import gtp_column
+from sgfcheck.replay.board import Board
+from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
+from sgfcheck.scoring.life import ChainStatus
+from sgfcheck.scoring.result_check import Basis, CheckStatus, ResultCheck
+from sgfcheck.status import Source, Status
+
+# --- scores ------------------------------------------------------------------------------------
+
+SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excluded", "stones",
+                  "prisoners", "dead", "pass_stones", "tax", "komi", "handicap_bonus",
+                  "pass_bonus", "total", "result"]
+"""The components by their JSON names (:func:`sgfcheck.output.schema.side_dict`), as counts."""
+_SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
+
+
+def score_rows(game: GameScore) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
+    for score in game.scores:
+        for colour, side in score.sides():
+            first = colour is BLACK
+            rows.append([
+                score.ruleset.name if first else "",
+                score.method.value if first else "",
+                colour.letter,
+                side.empty,
+                side.must_fill or "",
+                side.seki_excluded or "",
+                side.stones or "",
+                side.prisoners or "",
+                side.dead or "",
+                side.pass_stones or "",
+                side.tax or "",
+                f"{side.komi:g}" if side.komi else "",
+                side.handicap_bonus or "",
+                f"{side.pass_bonus:g}" if side.pass_bonus else "",
+                f"{side.total:g}",
+                score.result_text if first else "",
+            ])
+    return rows
+
+
+def render_score_text(report: FileScore, markdown: bool = False,
+                      width: int | None = None) -> str:
+    """The ``score`` report for people: text tables within ``width`` columns (``None``: as wide
+    as they are), or CommonMark with GitHub tables (blocks apart: a list of facts, the table, a
+    list of explanations, the RE check; never cut to a width)."""
+    if markdown:
+        width = None
+    out: list[str] = []
+    fmt = "github" if markdown else "simple"
+    item, sub = ("- ", "  - ") if markdown else ("", "  ")
+    for f in report.check.findings:
+        if f.is_error:
+            out.append(f"{report.path}: {f.code.code} {f.message}")
+    if report.check.unreadable:
+        out.append(f"{report.path}: UNREADABLE")
+    for game in report.games:
+        g = game.check.game
+        title = f"{report.path} game {g.index + 1}"
+        if markdown:
+            out += ["", f"### {title}", ""]
+        else:
+            out.append(title)
+        if game.error:
+            out.append(f"  not scored: {game.error}")
+            continue
+        for f in game.findings:
+            if f.is_error:
+                out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
+        context = game.check.context
+        assert context is not None and game.dead is not None and game.position is not None
+        where = "final position" if game.scored_move == (game.check.replay.moves
+                                                         if game.check.replay else 0) \
+            else f"position after move {game.scored_move}"
+        out.append(f"{item}{where}; game rules {context.ruleset.name} ({context.rules_detail}), "
+                   f"komi {context.komi:g}, handicap {g.handicap}")
+        board = game.position.board
+        dead = game.dead.names(board)
+        out.append(f"{item}dead stones ({game.dead.source}): "
+                   + (", ".join(dead) if dead else "none"))
+        for note in game.dead.notes:
+            out.append(f"{sub}{note}")
+        seki = sorted(p for c in COLOURS for p in game.position.seki_empty[c])
+        if seki:
+            out.append(f"{item}points in seki: " + ", ".join(board.name(p) for p in seki))
+        fill = sorted(p for c in COLOURS for p in game.position.must_fill[c])
+        if fill:
+            out.append(f"{item}points still to fill (false eyes, protective moves): "
+                       + ", ".join(board.name(p) for p in fill))
+        rows = score_rows(game)
+        if width is None:
+            table = tabulate(rows, headers=SCORE_HEADERS, tablefmt=fmt)
+        else:
+            # Compact: the result, total and komi first (what a reader looks for), then the
+            # components; the method goes with the ruleset's name (--wide, the JSON and
+            # `sgfcheck rules` show it). A table too wide for the terminal spills its last
+            # columns into a second one.
+            order = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
+            table = fit_table([[r[c] for c in order] for r in rows],
+                              [SCORE_HEADERS[c] for c in order], width, keep=2)
+        out += ["", table, ""] if markdown else [table]
+        if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
+               for _, s in sc.sides()):
+            out += [f"{item}{_SUBTRACTED}", ""] if markdown else [_SUBTRACTED]
+        for score in game.scores:
+            for note in score.notes:
+                out.append(f"{item}{score.ruleset.name}: {note}")
+        if game.explanations:
+            out += ["**Why the rows differ:**", ""] if markdown else ["Why the rows differ:"]
+            out.extend(f"- {line}" if not line.startswith("  ") else f"  {line.strip()}"
+                       for line in game.explanations)
+        elif len(game.scores) > 1:
+            out.append("Every ruleset gives the same margin.")
+        rc = game.result_check
+        if rc is not None:
+            head = f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()}"
+            out += (["", f"**{head}** - {rc.reason}", ""] if markdown
+                    else [f"{head} - {rc.reason}"])
+            if rc.status is not CheckStatus.NOT_SCORED:
+                out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead.source))
+            for a in rc.assumptions:
+                out.append(f"{item or sub}assumed ({a.code.code}): {a.message}")
+    return "\n".join(wrap_line(line, width) for line in out)
+
+
+def render_score_json(report: FileScore) -> str:
+    return json_text(file_score_dict(report))
+
+
+def render_score_csv(reports: list[FileScore]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(SCORE_CSV_COLUMNS)
+    for report in reports:
+        writer.writerows(score_csv_rows(report))
+    return buffer.getvalue()
+
+
+_BASIS_WORDS = {
+    Basis.MARKUP: "the players' dead stones (TB/TW markup)",
+    Basis.USER: "the dead stones you gave",
+    Basis.FINISHED: "the board as it stands after two passes (only stones proven dead removed)",
+    Basis.ENGINE: "an engine's dead stones",
+    Basis.ESTIMATE: "sgfcheck's estimate of the dead stones",
+    Basis.PROOF: "only stones proven dead removed",
+}
+
+
+_ENGINE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones"}
+
+
+def basis_text(rc: ResultCheck, source: Source | None = None) -> str:
+    """What a result check rests on, in words (``source``: where the dead stones came from)."""
+    if rc.basis is None:
+        return "nothing"
+    parts = [_ENGINE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source else
+             _BASIS_WORDS[rc.basis]]
+    if rc.least_confidence is not None:
+        parts.append(f"least confidence {rc.least_confidence:g}")
+    parts.append("the game ended by two passes" if rc.finished else
+                 "the game did not end by two passes")
+    if rc.reading:
+        parts.append(f"read as {rc.reading}")
+    return "; ".join(parts)
+
+
+# --- life ----------------------------------------------------------------------------------------
+
+
+_LIFE_MARK = {Status.ALIVE: "{}", Status.DEAD: "{}", Status.SEKI: "{}=",
+              Status.UNKNOWN: "{}?", Status.UNCERTAIN: "{}?"}
+
+
+def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
+    """The board with marks: X O alive, x o dead, X= O= seki, X? O? unknown or uncertain."""
+    mark: dict[int, str] = {}
+    for chain in statuses:
+        base = "X" if chain.colour is BLACK else "O"
+        text = _LIFE_MARK[chain.status].format(
+            base.lower() if chain.status is Status.DEAD else base)
+        for p in chain.stones:
+            mark[p] = text
+    lines = ["    " + " ".join(f"{gtp_column(c):<2}" for c in range(board.width))]
+    for row in range(board.height):
+        cells = [f"{mark.get(row * board.width + c, '.'):<2}" for c in range(board.width)]
+        lines.append(f"{board.height - row:>3} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+_LIFE_SOURCE_NOTE = {
+    Source.NONE: " (nothing known: only unconditional life and death are decided)",
+    Source.BENSON: " (nothing known: only unconditional life and death are decided)",
+    Source.ESTIMATE: " (an estimate from the position, not the players' word)",
+}
+
+
+def render_life_text(report: FileLife, width: int | None = None) -> str:
+    """The ``life`` report for people: a board and a table of chains, within ``width``."""
+    out: list[str] = []
+    path = report.path
+    if report.check.unreadable:
+        out.append(f"{path}: UNREADABLE")
+        for f in report.check.findings:
+            out.append(f"  {f.code.code} {f.message}")
+    for game in report.games:
+        out.append(f"{path} game {game.check.game.index + 1}, position after move {game.move}")
+        for f in game.findings:
+            if f.code.family == "LIF":
+                out.append(f"  {f.code.code} {f.message}")
+        if game.error or game.board is None:
+            out.append(f"  not judged: {game.error}")
+            continue
+        source = game.dead.source if game.dead is not None else Source.NONE
+        out.append(f"dead stones from: {source}{_LIFE_SOURCE_NOTE.get(source, '')}")
+        out.append(status_diagram(game.board, game.chains))
+        out.append("X O alive, x o dead, X= O= seki, X? O? uncertain (estimate) or unknown")
+        rows: list[list[Cell]] = []
+        for chain in sorted(game.chains,
+                            key=lambda c: (c.status is Status.ALIVE, c.points[0])):
+            if chain.status is Status.ALIVE and chain.source is not Source.BENSON and not (
+                    chain.source is Source.ESTIMATE and (chain.confidence or 0) < 0.9):
+                continue
+            shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
+            conf = "" if chain.confidence is None else f"{chain.confidence:g}"
+            rows.append([chain.colour.letter, chain.status.value, chain.source.value, conf,
+                         len(chain.points), shown])
+        if rows:
+            out.append(fit_table(rows, ["colour", "status", "source", "confidence", "stones",
+                                        "points"], width, wrap=5))
+        counts: dict[str, int] = {}
+        for chain in game.chains:
+            counts[chain.status.value] = counts.get(chain.status.value, 0) + 1
+        out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    return "\n".join(wrap_line(line, width) for line in out)
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+
+def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
+    rows: list[tuple[str, Cell]] = [
+        ("files", summary.files),
+        ("files skipped (already in the report)", summary.skipped),
+        ("games", summary.games),
+        ("unreadable files", summary.unreadable),
+        ("input problems (links, archive members)", summary.input_problems),
+        ("not records (skipped, named below)", summary.not_records),
+        ("time limit exceeded", summary.timeouts),
+        ("encodings guessed", summary.encodings_guessed),
+        ("games with illegal moves", summary.games_with_illegal),
+    ]
+    for rule, n in sorted(summary.illegal_by_rule.items()):
+        rows.append((f"  {rule}", n))
+    for status in ("match", "mismatch", "not-scored", "unverifiable"):
+        rows.append((f"RE {status}", summary.result_checks[status]))
+    for basis, counts in sorted(summary.result_checks_by_basis.items()):
+        rows.append((f"  on {basis}", ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
+    rows.append(("identical files (groups)", len(summary.identical_files)))
+    rows.append(("same game in several records (groups)", len(summary.same_games)))
+    rows.append(("elapsed s", f"{summary.elapsed:.1f}"))
+    rows.append(("games/s", f"{summary.games_per_second:.0f}"))
+    rows.append(("peak memory per worker (MB)", f"{summary.peak_rss_mb:.0f}"))
+    return rows
+
+
+def render_summary_text(summary: Summary, width: int | None = None) -> str:
+    """The summary table, the inputs that could not be read, and the first duplicate groups,
+    within ``width``."""
+    out = [fit_table(summary_rows(summary), ["summary", ""], width, wrap=0, numbers=(1,))]
+    out.extend(f"not read: {problem}" for problem in summary.problems)
+    out.extend(f"skipped, not a record: {name}" for name in summary.not_record_names[:20])
+    if summary.not_records > 20:
+        out.append(f"skipped, not a record: {summary.not_records - 20} more (see "
+                   "--summary-json)")
+    for title, groups in (("identical files", summary.identical_files),
+                          ("same game in several records", summary.same_games)):
+        out.extend(f"{title}: " + ", ".join(group) for group in groups[:10])
+        if len(groups) > 10:
+            out.append(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
+    return "\n".join(wrap_line(line, width) for line in out)
+
+
+# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
+
+
+def score_text(report: FileScore, verbose: bool, width: int | None) -> str:
+    return render_score_text(report, markdown=False, width=width)
+
+
+def score_markdown(report: FileScore, verbose: bool, width: int | None) -> str:
+    return render_score_text(report, markdown=True, width=width)
+
+
+def score_csv(reports: list[FileScore], verbose: bool, width: int | None) -> str:
+    return render_score_csv(reports)
+
+
+def life_text(report: FileLife, verbose: bool, width: int | None) -> str:
+    return render_life_text(report, width)
