@@ -300,3 +300,17 @@ def test_no_progress_in_pipes_or_with_quiet(tmp_path: Path) -> None:
                  ["check", str(FIXTURES), "--quiet"]):
         result = runner.invoke(app, args)
         assert "━" not in result.output and "ETA" not in result.output
+
+
+def test_text_fits_whatever_the_path(tmp_path: Path) -> None:
+    # A path longer than the terminal (a clone in a deep folder) is cut where the line ends;
+    # a test once failed in any clone whose path was longer than about 21 characters.
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4) / "games"
+    deep.mkdir(parents=True)
+    for name in ("sending-two-returning-one.sgf", "pass-alive.sgf", "seki.sgf"):
+        (deep / name).write_bytes((FIXTURES / name).read_bytes())
+    for args in (["check", "-v", str(deep / "sending-two-returning-one.sgf")],
+                 ["life", str(deep / "pass-alive.sgf")], ["score", str(deep / "seki.sgf")],
+                 ["batch", str(deep), "--fail-on", "never"]):
+        output = runner.invoke(app, args, env={"COLUMNS": "100"}).output
+        assert max(len(line) for line in output.splitlines()) <= 100, args

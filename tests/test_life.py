@@ -65,7 +65,10 @@ def test_life_command_text_and_json() -> None:
     runner = CliRunner()
     text = runner.invoke(app, ["life", str(FIXTURES / "pass-alive.sgf")])
     assert text.exit_code == 0
-    assert " o " in text.output.splitlines()[3]  # row 5 shows the dead white stone
+    # Row 5 of the board shows the dead white stone (found by its number: a long path in the
+    # title above it wraps onto more lines).
+    row = next(line for line in text.output.splitlines() if line.startswith("  5 "))
+    assert " o " in row
     doc = json.loads(runner.invoke(app, ["life", "--format", "json",
                                          str(FIXTURES / "pass-alive.sgf")]).output)
     chains = doc["games"][0]["chains"]

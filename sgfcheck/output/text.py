@@ -123,12 +123,13 @@ def fit_table(rows: Sequence[Sequence[Cell]], headers: Sequence[str], width: int
 
 def wrap_line(line: str, width: int | None, indent: str = "  ") -> str:
     """A line of text within ``width`` (continuation lines indented); as it is for ``None``,
-    and for a block of several lines (a table, fitted by :func:`fit_table`)."""
+    and for a block of several lines (a table, fitted by :func:`fit_table`). A word longer than
+    the width (a long path) is cut where the line ends."""
     if width is None or len(line) <= width or "\n" in line:
         return line
     lead = line[: len(line) - len(line.lstrip())]
     return textwrap.fill(line, width, initial_indent="", subsequent_indent=lead + indent,
-                         break_long_words=False, break_on_hyphens=False)
+                         break_long_words=True, break_on_hyphens=False)
 
 
 def _findings_table(rows: list[list[Cell]], width: int | None = None) -> str:
