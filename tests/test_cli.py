@@ -314,3 +314,23 @@ def test_text_fits_whatever_the_path(tmp_path: Path) -> None:
                  ["batch", str(deep), "--fail-on", "never"]):
         output = runner.invoke(app, args, env={"COLUMNS": "100"}).output
         assert max(len(line) for line in output.splitlines()) <= 100, args
+
+
+def test_one_meaning_per_option_and_the_old_spellings_for_one_release() -> None:
+    path = str(FIXTURES / "seki.sgf")
+
+    def rows(*args: str) -> tuple[list[str], str]:
+        result = runner.invoke(app, ["score", path, "--format", "json", *args])
+        output = result.stdout
+        names = [s["ruleset"] for s in json.loads(output)["games"][0]["scores"]]
+        return names, result.stderr
+
+    # --rules is the game's ruleset on score as on check; the rows are --compare.
+    assert rows("--rules", "chinese", "--compare", "aga") == (["chinese", "aga"], "")
+    assert rows("--compare", "chinese,japanese") == (["japanese", "chinese"], "")
+    # The 0.1 spellings: a list in --rules names rows, --game-rules the game's ruleset; each
+    # still works, with a note on standard error (never in the output).
+    names, note = rows("--rules", "chinese,aga")
+    assert names == ["japanese", "chinese", "aga"] and "--compare" in note
+    names, note = rows("--game-rules", "aga")
+    assert names[0] == "aga" and "--game-rules is spelled --rules" in note

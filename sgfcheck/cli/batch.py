@@ -47,17 +47,21 @@ def batch(
     ],
     out: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Report file: .jsonl (one JSON object "
-                                  "per game) or .csv.")
+                                  "per game: the score schema with path, member and "
+                                  "file_findings) or .csv (the main facts of a row); written as "
+                                  "results arrive.")
     ] = None,
     resume: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Complete this earlier report: skip the "
-                                  "files it holds "
-                                  "and append the rest.")
+                                  "files it holds and append the rest (a line cut by an "
+                                  "interruption is dropped first).")
     ] = None,
-    jobs: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per core).")
+    jobs: Annotated[int, typer.Option(metavar="N", help="Worker processes (0: one per core); "
+                                      "the main process only walks the inputs and writes.")
                     ] = 0,
     timeout: Annotated[float, typer.Option(metavar="S", help="Seconds allowed per file (0: no "
-                                           "limit).")] = 30.0,
+                                           "limit); a file that takes longer is a row with "
+                                           "SGF031.")] = 30.0,
     rules: RulesOption = "auto",
     komi: KomiOption = None,
     fail_on: Annotated[
@@ -67,7 +71,9 @@ def batch(
     ] = FailPolicy.ERROR,
     duplicates: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Write the duplicate groups to this JSON "
-                                  "file.")
+                                  "file: identical files (the same bytes) and the same game "
+                                  "under any of the 8 board symmetries (games of 20 moves or "
+                                  "more).")
     ] = None,
     summary_json: Annotated[
         Path | None, typer.Option("--summary-json", metavar="FILE",

@@ -40,25 +40,31 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 def check(
     files: InputsArgument,
     rules: RulesOption = "auto",
-    ko: Annotated[KoRule | None, typer.Option(help="Override the ko rule.")] = None,
-    suicide: Annotated[
-        SuicideRule | None, typer.Option(help="Override the suicide rule.")
-    ] = None,
+    ko: Annotated[KoRule | None, typer.Option(
+        help="The ko rule, whatever the ruleset says: simple, positional, situational or "
+        "natural-situational.", show_default=False)] = None,
+    suicide: Annotated[SuicideRule | None, typer.Option(
+        help="The suicide rule, whatever the ruleset says: forbidden, multi-stone (single-stone "
+        "suicide stays illegal) or allowed.", show_default=False)] = None,
     komi: KomiOption = None,
     variations: Annotated[
         bool, typer.Option("--variations", metavar="",
-                           help="Check every variation, not only the main line.")
+                           help="Check every line of the game tree, not only the main line (a "
+                           "finding only in a variation carries 'variation': the child index at "
+                           "each branch).")
     ] = False,
     all_rules: Annotated[
         bool,
         typer.Option("--all-rules", metavar="",
-                     help="Show each illegal move's verdict under every preset."),
+                     help="For every move illegal under at least one preset, its verdict "
+                     "under every preset, side by side."),
     ] = False,
     format_name: Annotated[str, format_option("check")] = "text",
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in tables.")
+        bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in "
+                           "tables (normalisations such as KM[6.50] -> 6.5).")
     ] = False,
     limit: LimitOption = None,
     wide: WideOption = False,

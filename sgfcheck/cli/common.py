@@ -42,12 +42,15 @@ RULES_HELP = ("The game's ruleset: 'auto' (from RU), a preset (see sgfcheck rule
               "preset:param=value,... or a KataGo rule string.")
 RulesOption = Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)]
 KomiOption = Annotated[float | None, typer.Option(
-    "--komi", metavar="X", help="The komi, whatever KM says.", show_default=False)]
+    "--komi", metavar="X", help="The komi, whatever KM says (every count and engine uses it; "
+    "the result check reads no other).", show_default=False)]
 DEAD_STONES_HELP = (
     "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
     "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
     "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
-    "Go), katago (ask KataGo: sgfcheck engines install katago), none (every stone alive).")
+    "Go 3.8: Debian package gnugo, or SGFCHECK_GNUGO), katago (ask KataGo: sgfcheck engines "
+    "install katago), none (every stone alive). An engine that fails is finding LIF001 or "
+    "LIF002 and every stone is counted alive.")
 DeadStonesOption = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
                                                            help=DEAD_STONES_HELP)]
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
@@ -76,7 +79,8 @@ QuietOption = Annotated[bool, typer.Option(
     "--quiet", "-q", metavar="", help="No progress display (it only ever shows on a terminal, "
     "on standard error).")]
 MoveOption = Annotated[int | None, typer.Option(
-    "--move", metavar="N", help="The position after this move instead of the final one.",
+    "--move", metavar="N", help="The position after this move instead of the final one (a "
+    "move past the end of a game is a usage error, before any file is done).",
     show_default=False)]
 CompareOption = Annotated[str | None, typer.Option(
     "--compare", metavar="NAME,...", help="Rulesets counted beside the game's own, "

@@ -1,4 +1,4 @@
-"""Exit status of each command: one policy per command, decided here and documented in README.
+"""Exit status of each command: one policy per command, decided here and documented in the manual.
 
 - ``check``: 0 nothing worse than warnings, 1 an illegal move or another error finding, 2 an
   input that could not be read at all.

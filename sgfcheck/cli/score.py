@@ -40,7 +40,8 @@ from sgfcheck.output.formats import Style
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 AllRulesOption = Annotated[bool, typer.Option("--all-rules", metavar="",
-                                              help="One row for every preset.")]
+                                              help="A row for every preset (as --compare with "
+                                              "every preset's name).")]
 DeadOption = Annotated[str | None, typer.Option(
     "--dead", metavar="POINT,...", help="Dead stones, comma-separated points (D4,Q16); a point "
     "marks its whole chain.", show_default=False)]

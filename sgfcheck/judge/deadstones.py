@@ -114,7 +114,7 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board,
 
 ESCALATE_BELOW = 0.8
 """With an engine, the estimate's decisions less sure than this (and its uncertain chains) are
-the engine's to make (measured on the 896 KGS markup games: see README, Benchmarks)."""
+the engine's to make (measured on the 896 KGS markup games: the manual's benchmarks)."""
 
 
 def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,

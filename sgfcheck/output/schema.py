@@ -4,8 +4,8 @@ Library values (findings, reports, scores, chain statuses, the batch summary) st
 this module turns them into the plain dicts of the JSON output (``check``/``score``/``life
 --format json``, ``batch`` JSON Lines, ``--summary-json``, ``--duplicates``, ``rules --format
 json``) and the rows of the CSV output (``score --format csv``, ``batch --out x.csv``), so that
-the schema README documents can be read and checked here. Colours are written ``B``/``W``, points
-GTP style (``Q16``), enums as their values.
+the schema the manual documents can be read and checked here. Colours are written ``B``/``W``,
+points GTP style (``Q16``), enums as their values.
 """
 
 from __future__ import annotations

@@ -1,0 +1,49 @@
+"""The manual: it builds as a site with no warning, the README stays a newcomer's page, and every
+command is described."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from sgfcheck.cli.app import COMMANDS
+
+
+def test_the_manual_builds_strict(tmp_path: Path) -> None:
+    if shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None:
+        pytest.skip("MkDocs is not installed (pip install -e '.[docs]')")
+    # The option tables are made from the command line (mkdocs-typer2 runs `typer` from the
+    # environment's bin folder).
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([str(Path(sys.executable).parent / "mkdocs"), "build", "--strict",
+                           "--site-dir", str(tmp_path / "site")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    reference = (tmp_path / "site" / "reference" / "index.html").read_text(encoding="utf-8")
+    for option in ("--rules", "--compare", "--dead-stones", "--engine", "--out-dir",
+                   "--limit"):
+        assert option in reference, option
+
+
+def test_the_readme_is_a_newcomers_page() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 15 * 1024
+    quick = readme[readme.index("## Quick start"):readme.index("## Commands")]
+    block = quick[quick.index("```sh\n") + 6:quick.index("\n```", quick.index("```sh"))]
+    assert len(block.splitlines()) == 2
+    for name in COMMANDS:
+        assert f"sgfcheck {name}" in readme, name
+
+
+def test_every_command_is_described_in_the_manual() -> None:
+    commands = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    for name in COMMANDS:
+        heading = "report merge" if name == "report" else name
+        assert f"\n## {heading}\n" in commands, name
