@@ -21,10 +21,11 @@ import re
 from sgfmill import sgf_grammar
 
 from sgfcheck import findings as F
-from sgfcheck.findings import Finding
+from sgfcheck.findings import Finding, Severity
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 
 _START_RE = re.compile(rb"\(\s*;")
+_PROPERTY_RE = re.compile(rb"[A-Z]{1,2}\s*\[")
 _NODE_START_RE = re.compile(rb"\s*;\s*[A-Za-z]")
 _PAREN_IDENT_RE = re.compile(rb"\(\s*[A-Za-z]+\s*\[")
 
@@ -42,6 +43,18 @@ def parse_trees(data: bytes, found: list[Finding],
         return []
     start = _START_RE.search(data)
     first_paren = _PAREN_IDENT_RE.search(data)
+    body = data.lstrip()
+    if (_NODE_START_RE.match(body) and (start is None or len(data) - len(body) < start.start())
+            and (first_paren is None or len(data) - len(body) < first_paren.start())):
+        # The file starts with a node, not '(': the opening parenthesis of its game is missing
+        # (Fox writes some files so, with variations as sibling trees after the main sequence).
+        # Read it the way a person would: one game from the start, root node and every move kept.
+        data = b"(" + body.rstrip() + b")"
+        found.append(Finding(F.SGF_MISSING_PAREN,
+                             "the file starts with ';' instead of '(;'; read as one game from "
+                             "its first node (the opening '(' assumed)"))
+        start = _START_RE.search(data)
+        first_paren = _PAREN_IDENT_RE.search(data)
     if start is None or (first_paren is not None and first_paren.start() < start.start()):
         # No "(;" at all, or a "(" followed by a property: the ';' or '(' is missing.
         if first_paren is not None:
@@ -58,15 +71,43 @@ def parse_trees(data: bytes, found: list[Finding],
             return []
         start = _START_RE.search(data)
         assert start is not None
-    if data[: start.start()].strip():
+    junk = data[: start.start()]
+    if junk.strip():
+        lost = _PROPERTY_RE.search(junk) is not None
         found.append(Finding(F.SGF_JUNK, f"{start.start()} bytes of text before the first game "
-                                         "were ignored"))
+                             "were ignored" + ("; they hold SGF properties, so game information "
+                                               "or moves may be lost" if lost else ""),
+                             severity=Severity.WARNING if lost else Severity.INFO))
     try:
         trees = _parse_collection(data, found)
     except ValueError:
         trees = _parse_with_repair(data, found)
     _say_abnormal(data, trees, found)
+    _cap_syntax_findings(found)
     return trees
+
+
+MOST_SYNTAX_FINDINGS = 20
+"""Syntax findings listed for one file; the rest are counted in one more."""
+
+
+def _counted(finding: Finding) -> int:
+    """How many syntax errors a finding stands for (one, or those a game's last line counts)."""
+    more = finding.extra.get("more")
+    return more if isinstance(more, int) else 1
+
+
+def _cap_syntax_findings(found: list[Finding]) -> None:
+    """At most :data:`MOST_SYNTAX_FINDINGS` syntax findings, then one saying how many more: a
+    file damaged all through is one line of a report, not thousands."""
+    syntax = [i for i, f in enumerate(found) if f.code is F.SGF_SYNTAX]
+    if len(syntax) <= MOST_SYNTAX_FINDINGS:
+        return
+    cut = set(syntax[MOST_SYNTAX_FINDINGS:])
+    more = sum(_counted(found[i]) for i in cut)
+    found[:] = [f for i, f in enumerate(found) if i not in cut]
+    found.append(Finding(F.SGF_SYNTAX, f"... and {more} more syntax errors in this file (not "
+                                       "listed)"))
 
 
 def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
@@ -326,7 +367,8 @@ def _report(notes: _Notes, game_no: int, found: list[Finding], code: F.Code) -> 
         found.append(Finding(F.SGF_MISSING_SEMICOLON if "';'" in note else code,
                              f"game {game_no}: {note}"))
     if notes.more:
-        found.append(Finding(code, f"game {game_no}: {notes.more} more repairs like these"))
+        found.append(Finding(code, f"game {game_no}: {notes.more} more repairs like these",
+                             extra={"more": notes.more}))
 
 
 _CONTINUATION = b"SGFCHECKCONTINUATION"
