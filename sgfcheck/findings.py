@@ -41,8 +41,14 @@ class Code:
         return self.family == "RUL"
 
 
+ALL_CODES: list[Code] = []
+"""Every finding code, in the order defined (the manual's table lists each)."""
+
+
 def _c(code: str, severity: Severity, rule: str) -> Code:
-    return Code(code, severity, rule)
+    made = Code(code, severity, rule)
+    ALL_CODES.append(made)
+    return made
 
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -89,6 +95,9 @@ SGF_LIMIT = _c("SGF035", E, "limit reached")
 SGF_OTHER_FORMAT = _c("SGF037", INFO, "other format")
 """The record is Tygem GIB, WBaduk NGF or PandaNet UGF, read as SGF; and what its format could
 not say, assumed."""
+SGF_TURN_ORDER = _c("SGF038", W, "first move")
+"""The record's first move is not the colour that starts: White in a game without handicap
+stones, Black after them (the colours may be swapped in the record)."""
 SGF_ABNORMAL = _c("SGF036", W, "abnormal structure")
 """Legal but far from any real record (a million nodes, thousands of variations at one node,
 a value of megabytes): said, and checked all the same."""
@@ -124,6 +133,15 @@ RES_WINNER_ONLY = _c("RES004", INFO, "margin unknown")
 RES_MARGIN_APPROXIMATE = _c("RES005", INFO, "margin not exact")
 """The count gives the recorded winner but not the exact margin, and the position is
 unfinished or its dead stones estimated: the winner alone is confirmed."""
+RES_MARGIN_PARITY = _c("RES006", W, "margin against komi")
+"""RE's margin cannot be a count under KM: every count differs from the komi by whole points
+(``RE[B+3.5]`` with ``KM[0]``)."""
+RES_LAST_MOVE = _c("RES007", INFO, "loser moved last")
+"""RE says a player resigned or lost on time, and that player made the last move on the board
+(servers allow it; it is also what a result written the other way round looks like)."""
+RES_ASSUMED_RECORD = _c("RES008", INFO, "count on an assumption")
+"""The count rests on an assumption about the record itself (where its handicap stones stood,
+its komi): a disagreement with RE is not a mismatch."""
 
 
 @dataclass

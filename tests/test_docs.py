@@ -47,3 +47,20 @@ def test_every_command_is_described_in_the_manual() -> None:
     for name in COMMANDS:
         heading = "report merge" if name == "report" else name
         assert f"\n## {heading}\n" in commands, name
+
+
+def test_every_finding_code_is_in_the_manual() -> None:
+    from sgfcheck import findings as F
+
+    table = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0][:3] in ("SGF", "RUL", "LIF", "RES"):
+            rows[cells[0]] = cells[1]
+    for code in F.ALL_CODES:
+        if code.code.startswith("RUL"):
+            assert "RUL001-RUL012" in rows
+            continue
+        assert code.code in rows, code.code
+        assert code.severity.value in rows[code.code].split("/"), code.code

@@ -19,7 +19,9 @@ from sgfcheck.cli.app import app
 from sgfcheck.escaping import csv_cell, json_safe, terminal_text, visible
 from sgfcheck.limits import Limits, parse_spec
 from sgfcheck.output.schema import file_report_dict, json_text
+from sgfcheck.records.context import Origin
 from sgfcheck.replay.check import FileReport, check_bytes, check_file
+from sgfcheck.scoring.adjudicate import score_bytes
 from sgfcheck.settings import Settings
 
 runner = CliRunner()
@@ -59,12 +61,24 @@ def test_impossible_board_sizes_are_sgf013_and_19x19(size: bytes) -> None:
 
 
 @pytest.mark.parametrize("komi", [b"inf", b"-inf", b"nan", b"9" * 5000, b"1e18", b"-99999999",
-                                  b"12345.5"])
-def test_impossible_komi_is_sgf015_and_the_rulesets_komi_is_used(komi: bytes) -> None:
-    report = check_bytes(b"(;GM[1]SZ[19]RU[Japanese]KM[" + komi + b"];B[aa])")
+                                  b"12345.5", b"1e308", b"abc"])
+def test_impossible_komi_is_sgf015_and_unknown_never_a_default(komi: bytes) -> None:
+    # An impossible komi was replaced by the ruleset's 6.5, and score then claimed a mismatch on
+    # that invented komi: it is unknown, the counts are made without it, and the result check
+    # says what komi RE would need instead of a verdict.
+    data = b"(;GM[1]SZ[9]RU[Japanese]KM[" + komi + b"]RE[W+3.5];B[ee];W[];B[])"
+    report = check_bytes(data)
     assert "SGF015" in codes(report)
     (game,) = report.games
-    assert game.context is not None and game.context.komi == 6.5
+    assert game.context is not None and not game.context.komi_known
+    assert game.context.komi_origin is Origin.UNKNOWN and game.context.komi == 0
+    (scored,) = score_bytes(data, "k.sgf", Settings(dead_stones="none")).games
+    rc = scored.result_check
+    assert rc is not None and rc.status == "unverifiable"
+    # The 80 empty points are Black's, and B E5 is alive: B+80 before komi; W+3.5 needs 83.5.
+    assert rc.reason.endswith("the count before komi gives B+80; RE[W+3.5] would need a komi of "
+                              "83.5"), rc.reason
+    assert all(s.ruleset.komi == 0 for s in scored.scores)
 
 
 @pytest.mark.parametrize("value", [b"inf", b"-inf", b"nan", b"1e999", b"400"])
@@ -256,7 +270,8 @@ def test_a_fifo_nobody_writes_to_does_not_hang(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     result = runner.invoke(app, ["check", str(fifo), "--limit", "read-wait=0.3"])
     assert result.exit_code == 2
-    assert "SGF035" in result.output and "the FIFO gave no data for 0.3 s" in result.output
+    said = " ".join(result.output.split())
+    assert "SGF035" in said and "the FIFO gave no data for 0.3 s" in said
 
 
 def test_a_fifo_with_a_writer_is_read(tmp_path: Path) -> None:

@@ -121,13 +121,27 @@ def test_handicap_in_second_node_fox() -> None:
 
 def test_handicap_without_stones_white_first_assumes_star_points() -> None:
     # Without the assumed stones W D4 then W C4... would be replayed on an empty board.
-    g = game_of(b"(;GM[1]SZ[19]HA[4]KM[0];W[qj];B[qn];W[dd])")
+    g = game_of(b"(;GM[1]SZ[19]HA[4]KM[0];W[qj];B[qn];W[cc])")
     assert g.game.handicap == 4
     (f,) = [f for f in g.findings if f.code.code == "SGF017"]
     assert "Q16, D4, Q4, D16" in f.message
+    assert "assumed" in f.message
     assert g.replay is not None
     board = g.replay.board
     assert sum(1 for c in board.colour if c == 1) == 5  # 4 handicap stones + Q6
+
+
+def test_a_move_onto_an_assumed_handicap_point_is_evidence_not_an_illegal_move() -> None:
+    # White's third move is D16, one of the four star points sgfcheck would assume: the record
+    # says the stones were not there, so the placement is unknown and no move is illegal.
+    g = game_of(b"(;GM[1]SZ[19]HA[4]KM[0];W[qj];B[qn];W[dd])")
+    assert codes(g, "RUL001") == []
+    (f,) = [f for f in g.findings if f.code.code == "SGF017"]
+    assert "move 3" in f.message and "D16" in f.message
+    assert g.replay is not None
+    board = g.replay.board
+    assert sum(1 for c in board.colour if c == 1) == 1  # Q6 alone: no stone assumed
+    assert sum(1 for c in board.colour if c == 2) == 2
 
 
 def test_handicap_as_consecutive_black_moves() -> None:

@@ -92,7 +92,7 @@ def _verdict_lines(game: GameScore) -> list[str]:
     context = check.context
     if context is not None:
         out.append(f"Rules: {context.ruleset.name} ({context.rules_detail}), komi "
-                   f"{context.komi:g} ({context.komi_detail}), handicap {check.game.handicap}")
+                   f"{context.komi_with_source}, handicap {check.game.handicap}")
     out.append(f"Verdict: {game.verdict.value}")
     if game.error:
         out.append(f"Not scored: {game.error}")

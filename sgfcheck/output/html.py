@@ -184,8 +184,8 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
     dead = game.dead.names(board)
     where = "the end of the game" if game.final else f"the position after move {game.scored_move}"
     facts = [f"scored: {where}",
-             f"game rules: {context.ruleset.name} ({context.rules_detail}); komi {context.komi:g}; "
-             f"handicap {check.game.handicap}",
+             f"game rules: {context.ruleset.name} ({context.rules_detail}); "
+             f"komi {context.komi_text}; handicap {check.game.handicap}",
              f"recorded result: {check.game.result_raw or 'none'}",
              f"dead stones from {game.dead.source.value}: " + (", ".join(dead) if dead else "none")]
     if game.dead.judgement is not None:

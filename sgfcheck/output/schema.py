@@ -93,6 +93,14 @@ def ruleset_verdicts_dict(row: RulesetVerdicts) -> JSON:
             "verdicts": row.verdicts}
 
 
+def _komi_in_force(report: GameReport) -> float | None:
+    """The komi a game is played under; None when it is unknown (``KM`` holds a value no game
+    can have: the counts are made without komi, and ``rules.komi_source`` says so)."""
+    if report.context is None:
+        return report.game.komi
+    return report.context.komi if report.context.komi_known else None
+
+
 def game_dict(report: GameReport, encoding: str | None, guessed: bool,
               findings: list[Finding] | None = None, verdict: Verdict | None = None) -> JSON:
     """One game of the ``check`` schema; ``findings``/``verdict`` when a later step (the
@@ -102,7 +110,7 @@ def game_dict(report: GameReport, encoding: str | None, guessed: bool,
     return {
         "index": g.index + 1,
         "size": [g.width, g.height],
-        "komi": report.context.komi if report.context else g.komi,
+        "komi": _komi_in_force(report),
         "komi_raw": g.komi_raw,
         "handicap": g.handicap,
         "rules": context_dict(report.context) if report.context else None,
@@ -325,7 +333,7 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
     return csv_row([
         path, member or "", g.index + 1, f"{g.width}x{g.height}",
         check.replay.moves if check.replay else 0, rules.ruleset.name if rules else "",
-        rules.ruleset.komi if rules else g.komi, g.handicap, game.verdict.value,
+        _komi_in_force(check), g.handicap, game.verdict.value,
         sum(1 for f in findings if f.is_illegal), " ".join(errors),
         report.loaded.encoding, report.loaded.encoding_guessed, check.result.raw,
         check.result.kind.value, game.scores[0].result_text if game.scores else "",

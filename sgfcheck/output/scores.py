@@ -17,7 +17,7 @@ from sgfcheck.output.schema import (
     score_csv_rows,
 )
 from sgfcheck.output.summary import Summary
-from sgfcheck.output.text import Cell, fit_table, wrap_line
+from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
@@ -70,6 +70,9 @@ def render_score_text(report: FileScore, markdown: bool = False,
     out: list[str] = []
     fmt = "github" if markdown else "simple"
     item, sub = ("- ", "  - ") if markdown else ("", "  ")
+    refused = refused_line(report.check, width)
+    if refused is not None:
+        return refused
     for f in report.check.findings:
         if f.is_error:
             out.append(f"{report.path}: {f.code.code} {f.message}")
@@ -94,7 +97,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
                                                          if game.check.replay else 0) \
             else f"position after move {game.scored_move}"
         out.append(f"{item}{where}; game rules {context.ruleset.name} ({context.rules_detail}), "
-                   f"komi {context.komi:g}, handicap {g.handicap}")
+                   f"komi {context.komi_text}, handicap {g.handicap}")
         board = game.position.board
         dead = game.dead.names(board)
         out.append(f"{item}dead stones ({game.dead.source}): "
@@ -219,6 +222,9 @@ def render_life_text(report: FileLife, width: int | None = None) -> str:
     """The ``life`` report for people: a board and a table of chains, within ``width``."""
     out: list[str] = []
     path = report.path
+    refused = refused_line(report.check, width)
+    if refused is not None:
+        return refused
     if report.check.unreadable:
         out.append(f"{path}: UNREADABLE")
         for f in report.check.findings:

@@ -58,7 +58,7 @@ def game_verdict_line(path: str, game: GameReport) -> str:
     if game.context is not None:
         c = game.context
         origin = f"RU[{g.rules_raw}]" if c.rules_origin is Origin.RECORD else c.rules_source
-        parts.append(f"rules {c.ruleset.name} ({origin}), komi {c.komi:g}")
+        parts.append(f"rules {c.ruleset.name} ({origin}), komi {c.komi_text}")
     parts.append(f"{g.width}x{g.height}")
     if game.replay is not None:
         parts.append(f"{game.replay.moves} moves")
@@ -140,10 +140,22 @@ def _findings_table(rows: list[list[Cell]], width: int | None = None) -> str:
                      spare=(5, 1))  # the rule (the code names it), the colour (the point)
 
 
+def refused_line(report: FileReport, width: int | None = None) -> str | None:
+    """The one line of a file refused at once (not a record, missing, empty), else None."""
+    errors = [f for f in report.findings if f.is_error]
+    if not (report.unreadable and len(report.findings) == 1 and errors):
+        return None
+    (why,) = errors
+    return wrap_line(f"{report.path}: UNREADABLE - {why.code.code} {why.message}", width)
+
+
 def render_text(report: FileReport, verbose: bool = False, width: int | None = None) -> str:
     """The ``check`` report for people, within ``width`` columns (``None``: as wide as it is)."""
     out: list[str] = []
     loaded = report.loaded
+    refused = refused_line(report, width)
+    if refused is not None:
+        return refused
     if report.unreadable:
         out.append(f"{report.path}: UNREADABLE")
     elif loaded.encoding_guessed:

@@ -44,6 +44,9 @@ class Origin(StrEnum):
     """A server's convention read beside the record (the result check's other readings)."""
     DEFAULT = "default"
     """Nothing said it: a default."""
+    UNKNOWN = "unknown"
+    """The record says it, with a value no game can have (``KM[1e308]``): unknown, and the
+    counts are made without it."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,22 @@ class GameContext:
 
     @property
     def komi(self) -> float:
+        """The komi in force (0 when it is unknown: see :attr:`komi_known`)."""
         return self.ruleset.komi
+
+    @property
+    def komi_known(self) -> bool:
+        return self.komi_origin is not Origin.UNKNOWN
+
+    @property
+    def komi_text(self) -> str:
+        """The komi as a report says it: ``6.5``, or ``unknown`` with why."""
+        return f"{self.komi:g}" if self.komi_known else f"unknown ({self.komi_detail})"
+
+    @property
+    def komi_with_source(self) -> str:
+        """The komi and where it came from: ``6.5 (KM)``, or ``unknown`` with why."""
+        return f"{self.komi:g} ({self.komi_detail})" if self.komi_known else self.komi_text
 
     @property
     def rules_source(self) -> str:
@@ -103,6 +121,10 @@ def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Fin
     elif game.komi is not None:
         changes["komi"] = game.komi
         komi_origin, komi_detail = Origin.RECORD, "KM"
+    elif game.komi_unknown:
+        changes["komi"] = 0.0
+        komi_origin = Origin.UNKNOWN
+        komi_detail = f"KM[{game.komi_raw}] is no komi a game can have; counted without komi"
     elif game.handicap >= 2:
         changes["komi"] = HANDICAP_KOMI
         komi_origin = Origin.DEFAULT

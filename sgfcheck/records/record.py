@@ -29,7 +29,9 @@ from sgfcheck.records.encoding import DecodedText, decode_sgf_bytes
 from sgfcheck.records.formats import FORMAT_NAMES, RecordFormat, convert, declared_encoding, detect
 from sgfcheck.records.reading import read_path
 from sgfcheck.records.servers import Server, server_of
+from sgfcheck.records.sniff import not_a_record
 from sgfcheck.records.syntax import parse_trees
+from sgfcheck.strenum import StrEnum
 
 MAX_LINES = 10_000
 """With ``--variations``, at most this many lines of one game are checked."""
@@ -79,6 +81,23 @@ class Line:
         return enumerate((e for e in self.events if isinstance(e, Move)), start=1)
 
 
+class HandicapPlacement(StrEnum):
+    """Where a game's handicap stones stand, as far as the record tells."""
+
+    NONE = "none"
+    """No handicap stones."""
+    RECORDED = "recorded"
+    """Black setup stones (AB) before the first move."""
+    PLAYED = "played"
+    """Black's first moves (free placement)."""
+    ASSUMED = "assumed"
+    """Not in the record (HA without stones, White moving first): assumed on the standard
+    points, unless the moves contradict it (then :attr:`UNKNOWN`)."""
+    UNKNOWN = "unknown"
+    """Not in the record, and the standard points contradicted by the moves: the game is
+    replayed without the stones."""
+
+
 @dataclass
 class GameRecord:
     """One game tree of a file, with its game information normalised."""
@@ -99,6 +118,10 @@ class GameRecord:
     """False when the game cannot be replayed (not Go, no nodes)."""
     assumed_handicap: list[Point] = field(default_factory=list)
     """Handicap stones placed by sgfcheck: HA without stones, White moving first."""
+    handicap_placement: HandicapPlacement = HandicapPlacement.NONE
+    komi_unknown: bool = False
+    """``KM`` holds a value no game can have (not a number, larger than the board): the komi is
+    unknown, not a default."""
     server: Server = Server.UNKNOWN
     """The server or program that wrote the record, where its conventions are known."""
 
@@ -184,6 +207,11 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
             extra={"limit": limits.describe("file_size")})])
     if not raw.strip():
         return LoadedFile(name, None, False, [], [Finding(F.SGF_EMPTY, "the file is empty")])
+    if detect(raw, name) is RecordFormat.SGF:
+        refused = not_a_record(raw)
+        if refused is not None:
+            return LoadedFile(name, None, False, [], [Finding(
+                F.SGF_NO_GAME, f"not a game record: {refused}; not read")])
     as_sgf = to_sgf(raw, name, encoding)
     found = as_sgf.findings
     decoded = as_sgf.decoded
@@ -347,15 +375,16 @@ def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
         return
     raw = _text(values)
     game.komi_raw = raw
+    if not raw:
+        game.findings.append(Finding(F.SGF_BAD_KOMI, "KM[] is empty; the ruleset's komi is used"))
+        return
     try:
         komi = float(raw.replace(",", "."))
     except ValueError:
-        game.findings.append(Finding(F.SGF_BAD_KOMI,
-                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
+        _unknown_komi(game, raw, "is not a number")
         return
     if komi != komi or abs(komi) == float("inf"):
-        game.findings.append(Finding(F.SGF_BAD_KOMI,
-                                     f"KM[{raw}] is not a number; the ruleset's komi is used"))
+        _unknown_komi(game, raw, "is not a number")
         return
     fox = game.server is Server.FOX
     rules = (game.rules_raw or "").lower()
@@ -378,10 +407,8 @@ def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
         value = komi * 2
         why = "a quarter-point komi is in zi (Chinese counting units, GoGoD/Fox style)"
     if abs(value) > game.width * game.height:
-        points = game.width * game.height
-        game.findings.append(Finding(F.SGF_BAD_KOMI,
-                                     f"KM[{raw}] is more than the board's {points} points; no game "
-                                     "has such a komi: the ruleset's komi is used"))
+        _unknown_komi(game, raw, f"is more than the board's {game.width * game.height} points: "
+                                 "no game has such a komi")
         return
     if why:
         game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {value:g}: {why}",
@@ -390,6 +417,16 @@ def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
         game.findings.append(Finding(F.SGF_KOMI_NORMALISED, f"KM[{raw}] -> {komi:g}",
                                      extra={"raw": raw, "value": komi}))
     game.komi = value
+
+
+def _unknown_komi(game: GameRecord, raw: str, why: str) -> None:
+    """The record gives a komi no game can have: the komi is unknown, never replaced by a
+    default (a count with an invented komi would contradict the record's result for nothing)."""
+    game.komi_unknown = True
+    game.findings.append(Finding(F.SGF_BAD_KOMI,
+                                 f"KM[{raw}] {why}; the komi is unknown: counts are made without "
+                                 "it, and the result check says what komi the recorded result "
+                                 "would need"))
 
 
 def _read_handicap(game: GameRecord, values: list[bytes] | None,
@@ -435,26 +472,33 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
                                      "Black's and are read as free handicap placement",
                                      severity=Severity.INFO))
                 stones = ha
+                game.handicap_placement = HandicapPlacement.PLAYED
             elif first[:1] == "W" and standard_handicap(ha, game.width, game.height):
                 game.assumed_handicap = standard_handicap(ha, game.width, game.height)
                 stones = ha
+                game.handicap_placement = HandicapPlacement.ASSUMED
                 names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
                 found.append(Finding(F.SGF_HANDICAP,
                                      f"HA[{ha}] but no handicap stones are placed and White moves "
-                                     f"first; the {ha} stones were assumed on the standard points "
-                                     f"{names}"))
+                                     f"first; the {ha} stones are assumed on the standard points "
+                                     f"{names}, unless the moves contradict it (an assumption "
+                                     "of sgfcheck's, not the record's)",
+                                     extra={"assumption": "handicap placement"}))
             else:
                 found.append(Finding(F.SGF_HANDICAP,
                                      f"HA[{ha}] but no handicap stones are placed; the game is "
                                      "replayed as it stands (no handicap stones)"))
         else:
             found.append(Finding(F.SGF_HANDICAP,
-                                 f"HA[{ha}] but {setup_black} black setup stones; "
-                                 f"{stones} handicap stones assumed"))
+                                 f"HA[{ha}] but {setup_black} black setup stones: the record "
+                                 f"disagrees with itself; the handicap is taken as the "
+                                 f"{stones} stones on the board"))
     elif ha == 1:
         found.append(Finding(F.SGF_HANDICAP, "HA[1] means no handicap stones (Black simply "
                                              "moves first); handicap 0 assumed",
                              severity=Severity.INFO))
+    if stones and game.handicap_placement is HandicapPlacement.NONE:
+        game.handicap_placement = HandicapPlacement.RECORDED
     game.handicap = stones
 
 
@@ -481,6 +525,8 @@ def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> 
     events: list[Move | Setup] = []
     if game.assumed_handicap:
         events.append(Setup(0, list(game.assumed_handicap), [], [], None))
+    elif game.handicap_placement is HandicapPlacement.UNKNOWN:
+        events.append(Setup(0, [], [], [], WHITE))  # a handicap game: White moves first
     found: list[Finding] = []
     move_no = 0
     coord = SGF_COORD

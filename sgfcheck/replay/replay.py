@@ -15,7 +15,7 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.points import Point, name_list, point_name, point_to_sgf
-from sgfcheck.records.record import GameRecord, Line, Move, Setup
+from sgfcheck.records.record import GameRecord, HandicapPlacement, Line, Move, Setup
 from sgfcheck.replay.board import TO_MOVE_KEY, Board
 from sgfcheck.rules.ruleset import KoRule, LongCycle, Ruleset, SuicideRule
 
@@ -126,9 +126,8 @@ class Walked(NamedTuple):
 
 def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None) -> Replay:
     """Replay a line of a game under a ruleset, up to move ``upto`` (all moves by default)."""
-    free_handicap = 0
-    if game.handicap and not any(isinstance(e, Setup) and e.black for e in line.events[:3]):
-        free_handicap = game.handicap  # HA with the stones played as Black moves
+    # HA with the stones played as Black's first moves: those are not the same colour twice.
+    free_handicap = game.handicap if game.handicap_placement is HandicapPlacement.PLAYED else 0
     request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
                           -1 if upto is None else upto, int(ruleset.white_passes_last))
     done: Walked
@@ -154,6 +153,17 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     return out
 
 
+def _composed(line: Line) -> bool:
+    """The line starts from a position set up with stones of both colours (a problem, a game
+    taken up in the middle): who moves first is the record's choice, not a rule."""
+    black = white = False
+    for event in line.events:
+        if not isinstance(event, Setup):
+            break
+        black, white = black or bool(event.black), white or bool(event.white)
+    return black and white
+
+
 def _findings(notes: list[Note], line: Line, ruleset: Ruleset,
               width: int, height: int) -> list[Finding]:
     """The findings the notes of the replay loop stand for, in their order."""
@@ -177,10 +187,16 @@ def _findings(notes: list[Note], line: Line, ruleset: Ruleset,
         name = point_name(point, height)
         if kind == N_TURN_FIRST:
             to_move = Colour(a)
-            msg = (f"{c.word} moves first, but it is {to_move.word}'s turn "
-                   f"({'handicap stones are placed' if to_move == WHITE else 'Black starts'})")
-            f = Finding(F.RUL_TURN, msg, move=move_no, colour=c, point=name,
-                        severity=Severity.INFO)
+            if _composed(line):
+                f = Finding(F.SGF_TURN_ORDER, f"{c.word} moves first from a set-up position "
+                            "(stones of both colours): either side may start one",
+                            move=move_no, colour=c, point=name, severity=Severity.INFO)
+            else:
+                msg = (f"{c.word} moves first, but {to_move.word} starts "
+                       + ("after the handicap stones" if to_move == WHITE
+                          else "a game without handicap stones")
+                       + " (the colours may be swapped in the record)")
+                f = Finding(F.SGF_TURN_ORDER, msg, move=move_no, colour=c, point=name)
         elif kind == N_TURN_TWICE:
             f = Finding(F.RUL_TURN, f"{c.word} moves twice in a row (assumed: "
                         f"{c.opponent.word} passed in between)", move=move_no, colour=c,

@@ -15,9 +15,17 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
-from sgfcheck.records.record import LoadedFile, load_bytes, load_file
+from sgfcheck.points import point_name
+from sgfcheck.records.record import (
+    GameRecord,
+    HandicapPlacement,
+    LoadedFile,
+    load_bytes,
+    load_file,
+)
 from sgfcheck.records.results import Result
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import (
@@ -83,6 +91,10 @@ class GameScore:
     outcomes: list[Outcome] = field(default_factory=list)
     """The counts the result check weighed: each reading, each way the doubtful chains go
     (empty when the own reading as judged gave the result at once)."""
+    doubts: list[Finding] = field(default_factory=list)
+    """What the count assumes about the record itself (``RES008``)."""
+    komi_unknown: str | None = None
+    """Why the record's komi is unknown (the counts are made without komi), if it is."""
     final: bool = False
     """The scored position is the end of a game that ended by two passes."""
     scored_move: int = 0
@@ -135,6 +147,8 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     position = analyse(rep.board, dead.points)
     out.position = position
     komi = settings.komi if settings.komi is not None else game.komi
+    if komi is None and not context.komi_known:
+        komi = 0.0  # the rows are counted without komi too
     for ruleset in _rows(own, settings, komi):
         out.scores.append(count(position, rep, ruleset, game.handicap))
     base = out.scores[0]
@@ -144,7 +158,11 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     out.readings = readings(game, context, report.result,
                             fixed=settings.user_rules or settings.move is not None)
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
-    quick = check_result(report.result, [own_as_judged], dead, out.final, open_share(position))
+    out.doubts = record_doubts(game)
+    out.komi_unknown = (None if context.komi_known or settings.komi is not None
+                        else f"KM[{game.komi_raw}] is no komi a game can have")
+    quick = check_result(report.result, [own_as_judged], dead, out.final, open_share(position),
+                         doubts=out.doubts, komi_unknown=out.komi_unknown)
     exact = quick.reproduced == "margin"
     settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
                or (out.readings[0].possible and quick.status is CheckStatus.MATCH and exact))
@@ -172,7 +190,24 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
                 where, rep, reading.ruleset, handicap)
             outcomes.append(Outcome(reading, how, score))
     game.outcomes = outcomes
-    return check_result(result, outcomes, dead, game.final, open_share(position))
+    return check_result(result, outcomes, dead, game.final, open_share(position),
+                        doubts=game.doubts, komi_unknown=game.komi_unknown)
+
+
+def record_doubts(game: GameRecord) -> list[Finding]:
+    """What a count of the game assumes about the record itself (``RES008``)."""
+    n = game.handicap
+    if game.handicap_placement is HandicapPlacement.ASSUMED:
+        names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+        return [Finding(F.RES_ASSUMED_RECORD,
+                        f"the count rests on {n} handicap stones assumed on the standard points "
+                        f"{names}: the record (HA[{n}]) does not place them")]
+    if game.handicap_placement is HandicapPlacement.UNKNOWN:
+        return [Finding(F.RES_ASSUMED_RECORD,
+                        f"the count is made without the {n} handicap stones of HA[{n}]: the "
+                        "record does not place them, and the moves show they did not stand on "
+                        "the standard points")]
+    return []
 
 
 def open_share(position: Position) -> float:

@@ -25,6 +25,7 @@ assumptions it needed, each a finding with a code:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sgfcheck import findings as F
@@ -144,10 +145,27 @@ def _recorded_winner(result: Result) -> object:
 
 
 def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
-                 final: bool, open_share: float = 0.0) -> ResultCheck:
+                 final: bool, open_share: float = 0.0, *, doubts: Sequence[Finding] = (),
+                 komi_unknown: str | None = None) -> ResultCheck:
     """Is the recorded result right? ``outcomes``: the record's own reading as judged first,
     then its other ways and the other readings; ``open_share``: the share of the board's points
-    in regions open to both colours (see the module's text)."""
+    in regions open to both colours (see the module's text). ``doubts``: what the count assumes
+    about the record itself (``RES008``: where handicap stones stood): a disagreement resting on
+    them is not a mismatch. ``komi_unknown``: why the record's komi is unknown (the counts were
+    made without komi): the verdict says what komi RE would need."""
+    checked = _check(result, outcomes, dead, final, open_share, komi_unknown)
+    if checked.status is CheckStatus.NOT_SCORED or not doubts:
+        return checked
+    if checked.status is CheckStatus.MISMATCH:
+        checked.status = CheckStatus.UNVERIFIABLE
+        checked.reason += ("; but the count rests on an assumption about the record, not on "
+                           "the record: " + "; ".join(d.message for d in doubts))
+    checked.assumptions.extend(d for d in doubts if d not in checked.assumptions)
+    return checked
+
+
+def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
+           open_share: float, komi_unknown: str | None) -> ResultCheck:
     base = outcomes[0].score
     basis = basis_of(dead, final)
     out = ResultCheck(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
@@ -160,6 +178,8 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
         return out
     out.computed = base.result_text
     out.reading = outcomes[0].reading.label
+    if komi_unknown is not None:
+        return _komi_needed(out, result, base, komi_unknown)
     if dead.assumed and not final:
         out.status = CheckStatus.UNVERIFIABLE
         out.reason = "no dead-stone information and the game did not end with two passes"
@@ -266,6 +286,25 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
             out.reason += "; whichever way the doubtful chains go"
         if len(by_reading) > 1:
             out.reason += f"; under every reading checked ({_readings(possible)})"
+    return out
+
+
+def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> ResultCheck:
+    """The komi is unknown: the count (made without komi) cannot confirm or contradict RE, but
+    it says what komi RE would need."""
+    out.status = CheckStatus.UNVERIFIABLE
+    out.reading = f"{base.ruleset.name} without komi"
+    before = base.result_text
+    if result.kind is ResultKind.WIN and result.winner is not None:
+        side = "more" if result.winner is not BLACK else "less"
+        need = f"a komi of {side} than {base.margin:g}"
+    elif result.kind is ResultKind.DRAW:
+        need = f"a komi of {base.margin:g}"
+    else:
+        komi = base.margin - _recorded_margin(result)
+        need = f"a komi of {komi:g}"
+    out.reason = (f"the komi is unknown ({why}): the count before komi gives {before}; "
+                  f"RE[{result.raw}] would need {need}")
     return out
 
 
