@@ -36,8 +36,35 @@ def _point(value: object, size: int) -> tuple[int, int] | None:
     return size - 1 - row, col
 
 
-def independent(data: bytes) -> list[set[int]]:
-    """For each game of a record, the move numbers an independent replay finds illegal."""
+STAR_POINTS_19 = {2: "pd dp", 3: "pd dp pp", 4: "pd dp pp dd", 5: "pd dp pp dd jj",
+                  6: "pd dp pp dd dj pj", 7: "pd dp pp dd dj pj jj",
+                  8: "pd dp pp dd dj pj jd jp", 9: "pd dp pp dd dj pj jd jp jj"}
+"""Fixed handicap on 19x19: where the stones stand when a record gives only their number."""
+
+
+def _unplaced_handicap(game: sgf.Sgf_game) -> list[tuple[int, int]]:
+    """The standard points of a 19x19 game with HA[2..9], no setup stones and White moving
+    first (the record gives the number of stones, not their points); else none."""
+    root = game.get_root()
+    if game.get_size() != 19 or not root.has_property("HA"):
+        return []
+    try:
+        count = int(root.get_raw("HA").decode().strip())
+    except ValueError:
+        return []
+    sequence = game.get_main_sequence()
+    if count not in STAR_POINTS_19 or any(n.has_property("AB") for n in sequence):
+        return []
+    first = next((n for n in sequence if n.has_property("B") or n.has_property("W")), None)
+    if first is None or not first.has_property("W"):
+        return []
+    return [p for p in (_point(v.encode(), 19) for v in STAR_POINTS_19[count].split())
+            if p is not None and p != OFF_BOARD]
+
+
+def independent(data: bytes, handicap: bool = False) -> list[set[int]]:
+    """For each game of a record, the move numbers an independent replay finds illegal;
+    ``handicap``: the handicap stones a record does not place stand on the standard points."""
     text = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text.startswith(b";"):
         data = b"(" + text + b")"
@@ -50,6 +77,8 @@ def independent(data: bytes) -> list[set[int]]:
         game = sgf.Sgf_game.from_coarse_game_tree(tree, override_encoding="latin-1")
         size = game.get_size()
         board = boards.Board(size)
+        for row, col in _unplaced_handicap(game) if handicap else []:
+            board.board[row][col] = "b"
         illegal: set[int] = set()
         move_no = 0
         ko: tuple[tuple[int, int], str] | None = None
@@ -117,6 +146,22 @@ def test_every_illegal_move_flagged_on_professional_records_is_confirmed() -> No
     assert sorted(flagged) == ["Pro/3p/1428326697019999545.sgf", "Pro/3p/1435233456019999546.sgf",
                                "Pro/9p/1513793745010002646.sgf",
                                "Pro2/9p/1550647483080010073.sgf"]
+
+
+def test_every_record_illegal_however_its_handicap_is_read_is_flagged() -> None:
+    # Every true illegal move still found: a record the independent replay finds illegal both
+    # without the handicap stones it does not place and with them on the standard points.
+    folder = corpus_dir("pro19")
+    flagged, _ = flagged_and_confirmed(folder)
+    truly = []
+    for path in sorted(folder.rglob("*")):
+        if path.suffix.lower() != ".sgf":
+            continue
+        data = path.read_bytes()
+        bare, placed = independent(data), independent(data, handicap=True)
+        if any(a and b for a, b in zip(bare, placed, strict=True)):
+            truly.append(str(path.relative_to(folder)))
+    assert truly and set(truly) <= set(flagged), sorted(set(truly) - set(flagged))
 
 
 @pytest.mark.parametrize("folder", ["kgs", "handicap", "ai", "fuego", "odd", "apps"])
