@@ -38,6 +38,10 @@ class Limits:
     """Property values of one file at most."""
     games: int = 10_000
     """Games of one file checked at most; the rest is a finding."""
+    judged: int = 1_000
+    """Games of one file whose position is judged and counted at most (``score``, ``life``:
+    the dead stones cost milliseconds a game, so 20,000 games would take minutes); the rest is
+    a finding."""
     memory: int = 2048
     """Megabytes of address space per ``batch`` worker (a file that needs more is a finding)."""
     read_wait: float = 10.0
@@ -69,6 +73,7 @@ LIMIT_HELP = {
     "nodes": "nodes of one file",
     "values": "property values of one file",
     "games": "games of one file checked",
+    "judged": "games of one file judged and counted (score, life)",
     "memory": "megabytes of address space per batch worker",
     "read-wait": "seconds to wait for data from a pipe or FIFO",
 }

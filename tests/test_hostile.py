@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -473,8 +475,9 @@ def test_zip_slip_and_hostile_member_names(tmp_path: Path, monkeypatch: pytest.M
     result = runner.invoke(app, ["batch", "games.zip", "--out", "r.csv", "--jobs", "1"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "\x1b" not in result.output and "\\x1b[31mred.sgf" in result.output
-    # Nothing written but the report; nothing extracted.
-    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted([*before, "r.csv"])
+    # Nothing written but the report and its run state; nothing extracted.
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted([*before, "r.csv",
+                                                                  "r.csv.state"])
     rows = Path("r.csv").read_text().splitlines()[1:]
     members = sorted(row.split(",")[1] for row in rows)
     assert "'=cmd|' /C calc'!A0.sgf" in members and "\\x1b[31mred.sgf" in members
@@ -713,3 +716,58 @@ def test_the_main_process_holds_few_member_bytes_in_flight(monkeypatch: pytest.M
         written += 1
         most = max(most, pulled - written)
     assert written == 30 and most <= 5
+
+
+# --- the three inputs that still failed (issue 26) -----------------------------------------------
+
+def _capped(args: list[str], cwd: Path, gib: int = 2) -> subprocess.CompletedProcess[str]:
+    """Run sgfcheck as a user runs it, its address space capped (as a server's upload checker
+    would run it)."""
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (gib * 1024**3, gib * 1024**3))
+
+    return subprocess.run([sys.executable, "-m", "sgfcheck", *args], cwd=cwd, text=True,
+                          capture_output=True, preexec_fn=cap, timeout=120, check=False)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="bounded by possessive repeats (3.11)")
+def test_a_50_mb_value_of_escapes_is_read_within_2_gib(tmp_path: Path) -> None:
+    (tmp_path / "escapes.sgf").write_bytes(b"(;GM[1]SZ[19]C[" + b"\\]" * 25_000_000
+                                           + b"];B[pd])")
+    for command in ("check", "score"):
+        done = _capped([command, "escapes.sgf", "--format", "json"], tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        report = json.loads(done.stdout)
+        assert [(f["code"], f["message"]) for f in report["findings"]] == [
+            ("SGF036", "a property value of 50000000 bytes (real records stay under a few "
+                       "kilobytes)")]
+        assert report["games"][0]["moves"] == 1
+
+
+def test_a_node_with_a_million_properties_is_not_clean(tmp_path: Path) -> None:
+    letters = [bytes([65 + i % 26, 65 + i // 26 % 26, 65 + i // 676 % 26]) for i in range(17576)]
+    node = b"".join(b"P" + letters[i % len(letters)] + b"[x]" for i in range(1_000_000))
+    (tmp_path / "props.sgf").write_bytes(b"(;GM[1]SZ[19]" + node + b";B[pd])")
+    result = runner.invoke(app, ["check", str(tmp_path / "props.sgf"), "--format", "json"])
+    (g,) = json.loads(result.output)["games"]
+    assert g["verdict"] == "warnings"
+    assert [(f["code"], f["message"]) for f in g["findings"] if f["code"] == "SGF036"] == [
+        ("SGF036", "node 1 holds 1000002 property values (a real node holds a few; a full 19x19 "
+                   "setup 361)")]
+
+
+def test_scoring_a_file_of_thousands_of_games_judges_the_first_and_says_so(
+        tmp_path: Path) -> None:
+    game = b"(;GM[1]SZ[19]KM[6.5]RE[B+R];B[pd];W[dd];B[pp];W[dp])"
+    (tmp_path / "many.sgf").write_bytes(game * 500)
+    for command in ("score", "life"):
+        result = runner.invoke(app, [command, str(tmp_path / "many.sgf"), "--format", "json",
+                                     "--limit", "judged=30"])
+        assert result.exit_code == 1
+        report = json.loads(result.output)
+        assert len(report["games"]) == 30
+        assert [(f["code"], f["message"], f["limit"]) for f in report["findings"]] == [
+            ("SGF035", "500 games read; only the first 30 were judged and counted (raise it with "
+                       "--limit judged=...)", "judged=30")]

@@ -282,10 +282,12 @@ def load(files: list[str], encoding: str | None, limits: Limits,
 def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: bool,
                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
-               output: Path | None = None) -> ExitStatus:
+               output: Path | None = None,
+               prepare: Callable[[LoadedFile], LoadedFile] | None = None) -> ExitStatus:
     """Each record processed by the library (with progress), rendered as the format says, each
-    skipped file said; the worst exit status. Inputs that hold no record at all are a usage
-    error."""
+    skipped file said; the worst exit status. ``prepare``: what the command keeps of a file
+    (the games it will judge), before its games are counted for the progress. Inputs that hold
+    no record at all are a usage error."""
     from sgfcheck.records.inputs import Skipped
 
     worst = ExitStatus.OK
@@ -304,6 +306,8 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                     show(shown, fmt)
                 continue
             read += 1
+            if prepare is not None:
+                loaded = prepare(loaded)
             report = process(loaded, track.file_read(len(loaded.games)))
             track.file_done()
             if fmt.each is not None:

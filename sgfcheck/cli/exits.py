@@ -4,8 +4,8 @@
   input that could not be read at all.
 - ``score``: 0 every scored result matches (or is not a score), 1 a mismatch, an unverifiable
   result, a game that could not be scored or an error finding, 2 unreadable input.
-- ``life``: 0, 1 a game that could not be judged or a failed dead-stone source (``LIF…``), 2
-  unreadable input.
+- ``life``: 0, 1 a game that could not be judged, a failed dead-stone source (``LIF…``) or games
+  left unjudged by a limit (``SGF035``), 2 unreadable input.
 - ``batch``: per :class:`FailPolicy`.
 
 With several files the highest status wins. A usage error is 2 and an interruption 130,
@@ -74,6 +74,8 @@ def life_status(report: FileLife) -> ExitStatus:
     if any(game.error or any(f.code.family == "LIF" for f in game.findings)
            for game in report.games):
         return ExitStatus.FOUND
+    if any(f.code.code == "SGF035" for f in report.check.findings):
+        return ExitStatus.FOUND  # games left unjudged
     return ExitStatus.OK
 
 

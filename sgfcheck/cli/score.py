@@ -99,9 +99,10 @@ def score(
                         move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,
                         seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.exits import score_status
-    from sgfcheck.scoring.adjudicate import score_loaded
+    from sgfcheck.scoring.adjudicate import score_loaded, within_judged
 
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
-        fmt, Style(width=width(wide)), score_status, output))
+        fmt, Style(width=width(wide)), score_status, output,
+        lambda loaded: within_judged(loaded, settings)))
 

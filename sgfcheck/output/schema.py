@@ -282,8 +282,7 @@ def game_life_dict(game: GameLife) -> JSON:
 
 
 def file_life_dict(report: FileLife) -> JSON:
-    return {"file": report.path, "readable": not report.check.unreadable,
-            "games": [game_life_dict(g) for g in report.games]}
+    return {**_file_head(report.check), "games": [game_life_dict(g) for g in report.games]}
 
 
 # --- rules --------------------------------------------------------------------------------------
@@ -368,7 +367,8 @@ def summary_dict(s: Summary) -> JSON:
         "identical_files": s.identical_files, "same_games": s.same_games,
         "not_records": s.not_records, "not_record_names": s.not_record_names,
         "elapsed": round(s.elapsed, 3),
-        "games_per_second": round(s.games / s.elapsed, 1) if s.elapsed else None,
+        "games_per_second": round(s.games_per_second, 1) if s.elapsed else None,
+        "resumed": s.resumed, "games_from_earlier_runs": s.resumed_games, "notes": s.notes,
         "peak_rss_mb_per_worker": round(s.peak_rss_mb, 1),
     }
 

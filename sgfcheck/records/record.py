@@ -30,7 +30,7 @@ from sgfcheck.records.formats import FORMAT_NAMES, RecordFormat, convert, declar
 from sgfcheck.records.reading import read_path
 from sgfcheck.records.servers import Server, server_of
 from sgfcheck.records.sniff import not_a_record
-from sgfcheck.records.syntax import parse_trees
+from sgfcheck.records.syntax import ABNORMAL_NODE_VALUES, crowded_node, parse_trees
 from sgfcheck.strenum import StrEnum
 
 MAX_LINES = 10_000
@@ -222,6 +222,15 @@ def load_bytes(raw: bytes, name: str = "<bytes>", encoding: str | None = None,
                              extra={"limit": limits.describe("games")}))
         del trees[limits.games:]
     games = [_make_game(i, t) for i, t in enumerate(trees)]
+    if as_sgf.data.count(b"[") > ABNORMAL_NODE_VALUES:
+        for game in games:
+            if game.tree is None:
+                continue
+            most, where = crowded_node(game.tree)
+            if most > ABNORMAL_NODE_VALUES:
+                game.findings.append(Finding(
+                    F.SGF_ABNORMAL, f"node {where} holds {most} property values (a real node "
+                    "holds a few; a full 19x19 setup 361)"))
     return LoadedFile(name, decoded.encoding, decoded.guessed, games, found)
 
 

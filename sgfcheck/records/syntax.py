@@ -17,12 +17,34 @@ variations at one node, a value of megabytes, nesting thousands deep) is said.
 from __future__ import annotations
 
 import re
+import sys
 
 from sgfmill import sgf_grammar
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
+
+_SGFMILL_VALUE = rb"[^\\\]]* (?: \\. [^\\\]]* )*"
+_POSSESSIVE_VALUE = rb"[^\\\]]*+ (?: \\. [^\\\]]*+ )*+"
+
+
+def _bounded_tokeniser() -> None:
+    """sgfmill's tokeniser reads a value with a regular expression whose repeated group keeps
+    one backtracking entry per escape: a 50 MB value of ``\\]`` took 1.8 GB before it failed.
+    The same expression with possessive repeats (Python 3.11) matches exactly the same values
+    (a byte is an escape or an ordinary byte, never both: nothing to backtrack) in constant
+    memory. The expression is replaced only if it is the one this was written for."""
+    if sys.version_info < (3, 11):
+        return
+    current = getattr(sgf_grammar, "_tokenise_re", None)
+    if current is None or _SGFMILL_VALUE not in current.pattern:
+        return
+    sgf_grammar._tokenise_re = re.compile(  # noqa: SLF001 - see the docstring
+        current.pattern.replace(_SGFMILL_VALUE, _POSSESSIVE_VALUE), current.flags)
+
+
+_bounded_tokeniser()
 
 _START_RE = re.compile(rb"\(\s*;")
 _PROPERTY_RE = re.compile(rb"[A-Z]{1,2}\s*\[")
@@ -160,7 +182,11 @@ def _check_between(data: bytes, start: int, stop: int, game_no: int,
 
 # --- limits and abnormal structure ---------------------------------------------------------------
 
-_TEXT_THEN_VALUE_RE = re.compile(rb"([^\[]*)\[[^\\\]]*(?:\\.[^\\\]]*)*\]", re.S)
+_TEXT_THEN_VALUE_RE = re.compile(
+    rb"([^\[]*+)\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\]" if sys.version_info >= (3, 11)
+    else rb"([^\[]*)\[[^\\\]]*(?:\\.[^\\\]]*)*\]", re.S)
+"""Text, then a value (possessive where Python has it: constant memory however many escapes
+a value holds, as for sgfmill's tokeniser above)."""
 ABNORMAL_NODES = 100_000
 """More nodes than this in one file is said (the largest real record here has 3,430)."""
 ABNORMAL_SIBLINGS = 1_000
@@ -237,6 +263,26 @@ def _tree_shape(trees: list[sgf_grammar.Coarse_game_tree]) -> tuple[int, int, in
         depth = max(depth, level)
         todo.extend((child, level + 1) for child in tree.children)
     return nodes, siblings, depth
+
+
+ABNORMAL_NODE_VALUES = 10_000
+"""More property values than this in one node is said (a full 19x19 setup is 361)."""
+
+
+def crowded_node(tree: sgf_grammar.Coarse_game_tree) -> tuple[int, int]:
+    """The most property values one node of a game holds, and that node's number in the order
+    of a walk from the root (1 for the root). Iterative."""
+    most, where, number = 0, 0, 0
+    todo = [tree]
+    while todo:
+        part = todo.pop()
+        for node in part.sequence:
+            number += 1
+            held = sum(len(values) for values in node.values())
+            if held > most:
+                most, where = held, number
+        todo.extend(reversed(part.children))
+    return most, where
 
 
 MAX_NOTES = 20

@@ -237,9 +237,23 @@ def score_bytes(data: bytes, name: str = "<bytes>",
     return score_loaded(load_bytes(data, name, settings.encoding, settings.limits), settings)
 
 
+def within_judged(loaded: LoadedFile, settings: Settings) -> LoadedFile:
+    """The file with at most ``--limit judged`` games, and a finding when it held more."""
+    most = settings.limits.judged
+    if len(loaded.games) <= most:
+        return loaded
+    found = [*loaded.findings, Finding(
+        F.SGF_LIMIT, f"{len(loaded.games)} games read; only the first {most} were judged "
+        "and counted (raise it with --limit judged=...)",
+        extra={"limit": settings.limits.describe("judged")})]
+    return replace(loaded, games=loaded.games[:most], findings=found)
+
+
 def score_loaded(loaded: LoadedFile, settings: Settings,
                  on_game: Callable[[], None] | None = None) -> FileScore:
-    """Score every game of a file read already; ``on_game`` is called after each (progress)."""
+    """Score every game of a file read already (at most ``--limit judged``); ``on_game`` is
+    called after each (progress)."""
+    loaded = within_judged(loaded, settings)
     checked = check_loaded(loaded, _for_check(settings))
     games = []
     for game in checked.games:
@@ -296,7 +310,9 @@ def life_bytes(data: bytes, name: str = "<bytes>",
 
 def life_loaded(loaded: LoadedFile, settings: Settings,
                 on_game: Callable[[], None] | None = None) -> FileLife:
-    """Every chain of every game of a file read already; ``on_game`` after each (progress)."""
+    """Every chain of every game of a file read already (at most ``--limit judged``);
+    ``on_game`` after each (progress)."""
+    loaded = within_judged(loaded, settings)
     checked = check_loaded(loaded, _for_check(settings))
     out = []
     for report in checked.games:
