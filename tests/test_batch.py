@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import tarfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,9 +17,12 @@ from conftest import FIXTURES, corpus_dir
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
+from sgfcheck.output.html import ProblemGame
+from sgfcheck.output.summary import Summary
 from sgfcheck.records.inputs import iter_inputs
 from sgfcheck.replay.board import BLACK, WHITE, Board
-from sgfcheck.run.batch import BatchOptions, run_batch
+from sgfcheck.run.batch import BatchOptions, Problems, run_batch
+from sgfcheck.run.report import write_report
 from sgfcheck.run.reportfile import ReportWriter, read_done
 
 runner = CliRunner()
@@ -139,35 +144,169 @@ def test_timeout_gives_its_row(tmp_path: Path) -> None:
     assert summary.timeouts == 1 and summary.games == 1
 
 
-def test_interrupted_run_resumes_to_the_same_report(archive: Path, tmp_path: Path) -> None:
-    full = tmp_path / "full.jsonl"
-    runner.invoke(app, ["batch", str(archive), "--out", str(full), "--jobs", "1",
-                        "--fail-on", "never"])
+def _timeless(summary: dict) -> dict:
+    """A summary without what differs between two runs of the same work (time, memory, how
+    many files came from an earlier run)."""
+    return {k: v for k, v in summary.items()
+            if k not in ("elapsed", "games_per_second", "peak_rss_mb_per_worker", "skipped",
+                         "resumed", "games_from_earlier_runs")}
 
-    class Interrupted(ReportWriter):
-        """Ctrl-C arrives while the seventh file's rows are being written."""
 
-        files = 0
+def _interrupt_after(files: int) -> Callable[[Summary], None]:
+    """A progress callback that stops the run (as Ctrl-C does) once ``files`` are done."""
 
-        def write(self, rows):  # type: ignore[no-untyped-def]
-            self.files += 1
-            if self.files == 7:
-                raise KeyboardInterrupt
-            super().write(rows)
+    def progress(summary: Summary) -> None:
+        if summary.files + summary.input_problems >= files:
+            raise KeyboardInterrupt
 
+    return progress
+
+
+def _full_run(archive: Path, tmp_path: Path, *extra: str, kind: str = "jsonl"
+              ) -> tuple[Path, int, dict, str]:
+    full = tmp_path / f"full.{kind}"
+    summary = tmp_path / "full-summary.json"
+    page = tmp_path / "full.html"
+    result = runner.invoke(app, ["batch", str(archive), "--out", str(full), "--jobs", "1",
+                                 "--summary-json", str(summary), "--html", str(page), *extra])
+    assert result.exit_code in (0, 1), result.output
+    return full, result.exit_code, json.loads(summary.read_text()), page.read_text()
+
+
+def _problem_table(page: str) -> str:
+    return page[page.index("<h2>Problem games"):]
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_an_interrupted_run_resumes_to_the_whole_report(archive: Path, tmp_path: Path,
+                                                       kind: str) -> None:
+    full, status, whole, page = _full_run(archive, tmp_path, kind=kind)
+    assert status == 1  # the archive holds broken files and illegal moves
+    part = tmp_path / f"part.{kind}"
+    with pytest.raises(KeyboardInterrupt):  # the same command as the full run, stopped
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(7), problems=Problems())
+    state = part.with_name(f"part.{kind}.state")
+    assert len(state.read_text().splitlines()) == 1 + 7  # the head, then one line a file
+    summary = tmp_path / "summary.json"
+    resumed_page = tmp_path / "part.html"
+    result = runner.invoke(app, ["batch", str(archive), "--resume", str(part), "--jobs", "2",
+                                 "--summary-json", str(summary), "--html", str(resumed_page)])
+    assert result.exit_code == status, result.output
+    assert part.read_text() == full.read_text()
+    resumed = json.loads(summary.read_text())
+    # The summary, the page and the exit status are the whole report's, not the last run's.
+    assert _timeless(resumed) == _timeless(whole)
+    assert resumed["resumed"] is True and resumed["skipped"] == 7
+    assert _problem_table(resumed_page.read_text()) == _problem_table(page)
+    assert "files from earlier runs (--resume)" in result.output
+
+
+def test_a_page_after_a_run_without_one_lists_every_problem_game(archive: Path,
+                                                                tmp_path: Path) -> None:
+    _, _, _, page = _full_run(archive, tmp_path)
     part = tmp_path / "part.jsonl"
-    with open(part, "w") as fh, pytest.raises(KeyboardInterrupt):
-        run_batch(iter_inputs([str(archive)]), BatchOptions.of(jobs=1), Interrupted(fh, "jsonl",
-                                                                                  True))
+    with pytest.raises(KeyboardInterrupt):  # no --html
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(7))
+    resumed_page = tmp_path / "part.html"
+    runner.invoke(app, ["batch", str(archive), "--resume", str(part), "--html",
+                        str(resumed_page)])
+    resumed = resumed_page.read_text()
+    labels = re.findall(r'<a href="#game-\d+">([^<]*)</a>', _problem_table(page))
+    assert labels and re.findall(r'<a href="#game-\d+">([^<]*)</a>',
+                                 _problem_table(resumed)) == labels
+    assert "shown without a board" in resumed
+
+
+def test_resuming_a_complete_report_gives_its_summary_and_status(archive: Path,
+                                                                tmp_path: Path) -> None:
+    full, status, whole, _ = _full_run(archive, tmp_path)
+    before = full.read_text()
+    summary = tmp_path / "again.json"
+    result = runner.invoke(app, ["batch", str(archive), "--resume", str(full),
+                                 "--summary-json", str(summary)])
+    assert result.exit_code == status == 1, result.output
+    assert full.read_text() == before
+    again = json.loads(summary.read_text())
+    assert _timeless(again) == _timeless(whole) and again["games"] == whole["games"] > 0
+    assert again["skipped"] == whole["files"] + whole["input_problems"]
+
+
+def test_rows_beyond_the_run_state_are_checked_again(archive: Path, tmp_path: Path) -> None:
+    # Killed between the report's flush and the state's: the report holds rows of files the
+    # state does not; they are cut and those files checked again.
+    full, status, _, _ = _full_run(archive, tmp_path)
+    part = tmp_path / "part.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(5))
+    rows = full.read_text().splitlines(keepends=True)
+    held = len(part.read_text().splitlines())
     with open(part, "a") as fh:
-        fh.write('{"path": "cut in the mid')  # a kill in the middle of a line
+        fh.write(rows[held] + rows[held + 1][:25])  # a whole row, then a cut one
+    result = runner.invoke(app, ["batch", str(archive), "--resume", str(part), "--jobs", "1"])
+    assert result.exit_code == status, result.output
+    assert part.read_text() == full.read_text()
+
+
+@pytest.mark.parametrize(("option", "said"), [
+    (["--komi", "7.5"], "--komi 7.5, not (not given)"),
+    (["--dead-stones", "auto"], "--dead-stones auto, not markup"),
+    (["--rules", "chinese"], "--rules chinese, not auto"),
+])
+def test_resuming_with_other_settings_is_refused(archive: Path, tmp_path: Path,
+                                                 option: list[str], said: str) -> None:
+    part = tmp_path / "part.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(3))
     before = part.read_bytes()
-    assert len(read_done(part)) >= 6  # the cut line is not counted...
-    assert part.read_bytes() == before  # ...and reading leaves the file as it was
+    result = runner.invoke(app, ["batch", str(archive), "--resume", str(part), *option])
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split())
+    assert part.read_bytes() == before  # refused before anything was written
+
+
+def test_resuming_with_other_inputs_is_refused(archive: Path, tmp_path: Path) -> None:
+    part = tmp_path / "part.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(3))
+    result = runner.invoke(app, ["batch", str(archive / "sub"), "--resume", str(part)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert f"the inputs {archive / 'sub'}, not {archive}" in said
+
+
+def test_a_report_without_run_state_resumes_and_says_what_its_summary_covers(
+        archive: Path, tmp_path: Path) -> None:
+    full, _, _, _ = _full_run(archive, tmp_path)
+    part = tmp_path / "old.jsonl"
+    rows = full.read_text().splitlines(keepends=True)
+    part.write_text("".join(rows[:6]) + rows[6][:20])  # a report of sgfcheck 0.2, cut
+    assert len(read_done(part)) >= 5
     result = runner.invoke(app, ["batch", str(archive), "--resume", str(part), "--jobs", "2",
                                  "--fail-on", "never"])
     assert result.exit_code == 0, result.output
     assert part.read_text() == full.read_text()
+    assert "has no run state (old.jsonl.state)" in " ".join(result.output.split())
+    assert "files skipped (already in the report)" in result.output
+    assert not part.with_name("old.jsonl.state").exists()
+
+
+def test_the_page_ranks_problems_by_severity_and_keeps_every_severe_one() -> None:
+    problems = Problems(limit=3)
+    games = [ProblemGame(f"g{i}", verdict, "B+R", status, "", "", [], svg="<svg/>")
+             for i, (verdict, status) in enumerate([
+                 ("clean", "unverifiable"), ("clean", "unverifiable"), ("clean", "unverifiable"),
+                 ("clean", "mismatch"), ("illegal moves", "match"), ("errors", "not-scored"),
+                 ("warnings", "mismatch"), ("clean", "unverifiable")])]
+    for game in games:
+        problems.add(game)
+    assert [p.label for p in problems.shown] == ["g4", "g5", "g3", "g6"]
+    assert problems.more == 4  # the unverifiable ones, room made for the severe
+    assert [bool(p.svg) for p in problems.shown] == [True, True, True, False]
 
 
 def test_duplicates_rotated_and_mirrored(tmp_path: Path) -> None:
@@ -229,3 +368,17 @@ def test_whole_corpus_one_row_per_game(tmp_path: Path) -> None:
                                                                 for r in rows})
     assert sum(summary["verdicts"].values()) == summary["games"]
     assert sum(summary["result_checks"].values()) == summary["games"]
+
+
+def test_a_run_left_to_markup_hints_at_the_estimate_when_results_want_it() -> None:
+    unfinished = str(FIXTURES / "unfinished.sgf")  # no markup, no two passes: unverifiable
+    result = runner.invoke(app, ["batch", unfinished, "--fail-on", "never", "--wide"])
+    lines = result.output.strip().splitlines()
+    assert lines[-1] == ("hint: 1 result(s) are unverifiable for want of dead stones (no markup "
+                         "in the record, a game that did not end by two passes): add "
+                         "--dead-stones auto for sgfcheck's estimate (several times slower)")
+    for args in (["--dead-stones", "auto"], ["--dead-stones", "none"]):
+        result = runner.invoke(app, ["batch", unfinished, "--fail-on", "never", *args])
+        assert "hint:" not in result.output
+    seki = runner.invoke(app, ["batch", str(FIXTURES / "seki.sgf"), "--fail-on", "never"])
+    assert "hint:" not in seki.output  # a finished game: nothing wanted

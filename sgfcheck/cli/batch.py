@@ -28,6 +28,7 @@ from sgfcheck.cli.common import (
     write_page,
 )
 from sgfcheck.cli.exits import ExitStatus, FailPolicy
+from sgfcheck.escaping import terminal_text
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -146,6 +147,7 @@ def batch(
     from sgfcheck.cli.exits import batch_status
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
     from sgfcheck.output.scores import render_summary_text
+    from sgfcheck.output.text import wrap_line
     from sgfcheck.run.batch import BatchOptions, Problems, RunStopped
     from sgfcheck.run.report import ReportProblem, write_parts, write_report
 
@@ -173,7 +175,14 @@ def batch(
         finish()
         raise usage_error(str(exc)) from None
     finish()
-    say(render_summary_text(summary, width(wide)))
+    columns = width(wide)
+    hints = [n for n in summary.notes if n.startswith("hint: ")]
+    for note in summary.notes:
+        if note not in hints:
+            typer.echo(wrap_line(f"note: {terminal_text(note)}", columns), err=True)
+    say(render_summary_text(summary, columns))
+    for hint in hints:
+        typer.echo(wrap_line(terminal_text(hint), columns), err=True)
     if out_dir is not None:
         say(f"parts written to {out_dir}; duplicates across parts and one report: "
             f"sgfcheck report merge {out_dir}")

@@ -300,9 +300,22 @@ class ProblemGame:
     svg: str = ""
     caption: str = ""
 
+    @property
+    def rank(self) -> int:
+        """How severe: 0 illegal moves or errors, 1 a result that does not match, 2 the rest
+        (:data:`LAST_RANK`: an unverifiable result)."""
+        if self.verdict in ("illegal moves", "errors"):
+            return 0
+        return 1 if self.result_check == CheckStatus.MISMATCH.value else LAST_RANK
 
-def problem_game(label: str, game: GameScore) -> ProblemGame | None:
-    """The problem detail of a scored game, or None when the game is fine."""
+
+LAST_RANK = 2
+"""The rank of problem games a page may leave out (:attr:`ProblemGame.rank`)."""
+
+
+def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame | None:
+    """The problem detail of a scored game, or None when the game is fine; ``board``: with the
+    picture of its illegal move or its count."""
     rc = game.result_check
     status = rc.status if rc is not None else CheckStatus.NOT_SCORED
     verdict = game.verdict.value
@@ -314,7 +327,9 @@ def problem_game(label: str, game: GameScore) -> ProblemGame | None:
     findings = [f"{f.code.code} {f.code.rule}: " + (f"move {f.move}: " if f.move else "")
                 + f.message for f in game.findings if f.severity.value != "info"][:20]
     svg, caption = "", ""
-    if check.illegal_moves:
+    if not board:
+        pass
+    elif check.illegal_moves:
         picture = illegal_move_picture(check, check.illegal_moves[0])
         if picture is not None:
             svg, caption = render_svg(picture, style=False), picture.title
@@ -336,13 +351,21 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
     body = ["<h2>Summary</h2>",
             _table(["", "count"], [["- " + k.strip() if k.startswith(" ") else k, v]
                                    for k, v in summary_rows(summary)], css="summary")]
+    body.extend(f"<p class=\"note\">{esc(note)}</p>" for note in summary.notes)
     if summary.problems:
         body.append("<h3>Not read</h3><ul>" + "".join(f"<li>{esc(p)}</li>"
                                                      for p in summary.problems) + "</ul>")
     body.append(f"<h2>Problem games ({len(problems) + more})</h2>")
+    body.append("<p>Most severe first: illegal moves and errors, then results that do not "
+                "match, then the rest.</p>")
     if more:
-        body.append(f"<p>The first {len(problems)} are shown; {more} more are in the report "
-                    "file.</p>")
+        body.append(f"<p>{len(problems)} are shown, every illegal-move, error and mismatch game "
+                    f"among them; {more} more (unverifiable results, games not checked) are in "
+                    "the report file.</p>")
+    bare = sum(1 for p in problems if not p.svg)
+    if bare:
+        body.append(f"<p>{bare} are shown without a board (nothing to draw, beyond the first "
+                    "500 boards, or checked by an earlier run without --html).</p>")
     if problems:
         body.append('<input class="filter" type="search" data-table="problems" '
                     'placeholder="Filter: type words (mismatch, ko, a file name...)" '

@@ -17,7 +17,15 @@ NAMED = 1000
 class Summary:
     files: int = 0
     skipped: int = 0
-    """Files already in the report (``--resume``)."""
+    """Files already in the report (``--resume``): counted in the summary when the report has
+    its run state (``resumed``), else only skipped."""
+    resumed: bool = False
+    """``--resume`` counted the files of the earlier runs from the report's run state: the
+    summary is the whole report's."""
+    resumed_games: int = 0
+    """Games of the files of earlier runs (not checked by this run: not in its speed)."""
+    notes: list[str] = field(default_factory=list)
+    """What the user should know about the summary itself (a report without run state...)."""
     games: int = 0
     unreadable: int = 0
     timeouts: int = 0
@@ -45,7 +53,8 @@ class Summary:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.elapsed if self.elapsed else 0.0
+        """This run's speed (games of earlier runs left out)."""
+        return (self.games - self.resumed_games) / self.elapsed if self.elapsed else 0.0
 
 
 _COUNTS = ("files", "skipped", "games", "unreadable", "timeouts", "input_problems",

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
@@ -44,7 +44,7 @@ from pebble import ProcessExpired, ProcessPool
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.limits import Limits, cap_memory
-from sgfcheck.output.html import ProblemGame, problem_game
+from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
 from sgfcheck.output.schema import (
     batch_file_csv,
     batch_file_row,
@@ -317,7 +317,10 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
         key = sequence_key(report.game, report.line) if report.line is not None else None
         label = f"{name}#{report.game.index + 1}"
         has_error = any(f.is_error for f in scored.findings) or file_error
-        problem = problem_game(label, scored) if options.details else None
+        # The page's description of a problem game: with its board for --html; without it for
+        # the run state of a report (a later --resume --html lists it).
+        problem = (problem_game(label, scored, board=options.details)
+                   if options.details or kind is not ReportKind.NONE else None)
         facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
                                problem))
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
@@ -435,28 +438,63 @@ def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
 
 @dataclass
 class Problems:
-    """The problem games of a run for ``--html``: the first ``limit`` described, the rest
-    counted (memory stays bounded however large the archive)."""
+    """The problem games of a run for ``--html``, most severe first: illegal moves and errors,
+    then results that do not match, then the rest (unverifiable results). Every illegal-move,
+    error and mismatch game is kept (the first ``limit`` with their boards); of the rest, as
+    many as the ``limit`` leaves room for, the others counted. At most twice ``limit`` boards
+    are held however large the archive."""
 
     limit: int = 500
-    shown: list[ProblemGame] = field(default_factory=list)
+    kept: list[tuple[int, int, ProblemGame]] = field(default_factory=list)
+    """(rank, arrival, problem): sorted when read."""
     more: int = 0
+    """Games of the last rank left out."""
+    severe: int = 0
+    """Games of the first ranks met: the first ``limit`` keep their boards."""
+    _arrived: int = 0
 
     def add(self, problem: ProblemGame) -> None:
-        if len(self.shown) < self.limit:
-            self.shown.append(problem)
+        self._arrived += 1
+        rank = problem.rank
+        if rank < LAST_RANK:
+            if self.severe >= self.limit:
+                problem = replace(problem, svg="", caption="")
+            self.severe += 1
+            self.kept.append((rank, self._arrived, problem))
+            self._make_room()
+            return
+        if len(self.kept) < self.limit:
+            self.kept.append((rank, self._arrived, problem))
         else:
             self.more += 1
+
+    def _make_room(self) -> None:
+        """A severe game takes the place of the latest game of the last rank."""
+        if len(self.kept) <= self.limit:
+            return
+        last = [i for i, (rank, _, _) in enumerate(self.kept) if rank == LAST_RANK]
+        if last:
+            self.kept.pop(last[-1])
+            self.more += 1
+
+    @property
+    def shown(self) -> list[ProblemGame]:
+        """The problem games kept, most severe first, in the order they came within a rank."""
+        return [p for _, _, p in sorted(self.kept, key=lambda k: (k[0], k[1]))]
 
 
 def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
               done: set[tuple[str, str | None]] | None = None,
               progress: Callable[[Summary], None] | None = None,
-              problems: Problems | None = None, runner: Runner | None = None) -> Summary:
-    """Run the whole batch; rows go to ``writer`` as they arrive, problem games to ``problems``
-    (with ``options.details``). ``runner`` does the work (default :func:`run_items`, this
-    machine's worker pool; :mod:`sgfcheck.run.cluster` has a Dask cluster's). Returns the
-    summary."""
+              problems: Problems | None = None, runner: Runner | None = None, *,
+              earlier: Iterable[FileOutcome] | None = None,
+              state_line: Callable[[FileOutcome], str] | None = None) -> Summary:
+    """Run the whole batch; rows go to ``writer`` as they arrive (with each file's state line,
+    ``state_line``), problem games to ``problems``. ``runner`` does the work (default
+    :func:`run_items`, this machine's worker pool; :mod:`sgfcheck.run.cluster` has a Dask
+    cluster's). ``earlier``: the files a report holds already (``--resume``), counted in the
+    summary as if checked now; ``done``: their keys as the report writes them, not checked
+    again. Returns the summary of the whole report."""
     summary = Summary()
     done = done or set()
     start = time.perf_counter()
@@ -471,13 +509,19 @@ def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter
                                                     else f"{path}:{member}")
                 continue
             if written_key(options.report_kind, item.key) in done:
-                summary.skipped += 1
+                if earlier is None:  # a report without its run state: skipped, not counted
+                    summary.skipped += 1
                 continue
             yield item
 
     with DuplicateIndex() as keys:
+        for outcome in earlier or ():
+            count_outcome(summary, outcome, problems, keys)
+            summary.skipped += 1
+            summary.resumed_games += len(outcome.games)
+        summary.resumed = earlier is not None
         collect(summary, (runner or run_items)(todo(), options), writer, problems, keys,
-                progress, start)
+                progress, start, state_line)
         summary.identical_files, summary.same_games = keys.run_groups()
     summary.elapsed = time.perf_counter() - start
     summary.peak_rss_mb = peak_rss_mb()
@@ -492,49 +536,58 @@ class KeySink(Protocol):
 
 def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
             problems: Problems | None, keys: KeySink,
-            progress: Callable[[Summary], None] | None, start: float) -> None:
-    """Write each outcome's rows as it comes and count it in the summary."""
+            progress: Callable[[Summary], None] | None, start: float,
+            state_line: Callable[[FileOutcome], str] | None = None) -> None:
+    """Write each outcome's rows (and its state line) as it comes and count it in the
+    summary."""
     for outcome in outcomes:
         if writer is not None:
-            writer.write(outcome.rows)
-        path, member = outcome.key
-        label = path if member is None else f"{path}:{member}"
-        problem = outcome.input_problem
-        if problem:
-            summary.input_problems += 1
-        else:
-            summary.files += 1
-        if outcome.problem and len(summary.problems) < 100:
-            summary.problems.append(f"{label}: {outcome.problem}")
-        if outcome.timed_out:
-            summary.timeouts += 1
-        elif outcome.unreadable and not problem:
-            summary.unreadable += 1
-        if outcome.encoding_guessed:
-            summary.encodings_guessed += 1
-        if outcome.digest is not None:
-            keys.add("file", outcome.digest, label)
-        for game in outcome.games:
-            if problems is not None and game.problem is not None:
-                problems.add(game.problem)
-            summary.games += 1
-            summary.verdicts[game.verdict] += 1
-            if game.illegal:
-                summary.games_with_illegal += 1
-                for rule in set(game.illegal):
-                    summary.illegal_by_rule[rule] += 1
-            if game.has_error:
-                summary.errors += 1
-            if game.result_status:
-                summary.result_checks[game.result_status.value] += 1
-                if game.basis is not None and game.result_status is not CheckStatus.NOT_SCORED:
-                    summary.result_checks_by_basis.setdefault(
-                        game.basis, Counter())[game.result_status.value] += 1
-            if game.sequence is not None:
-                keys.add("game", game.sequence, game.label)
+            writer.write(outcome.rows, state_line(outcome) if state_line is not None else None)
+        count_outcome(summary, outcome, problems, keys)
         summary.elapsed = time.perf_counter() - start
         if progress is not None:
             progress(summary)
+
+
+def count_outcome(summary: Summary, outcome: FileOutcome, problems: Problems | None,
+                  keys: KeySink) -> None:
+    """Count one file's outcome in the summary, its keys in the duplicate index and its problem
+    games on the page."""
+    path, member = outcome.key
+    label = path if member is None else f"{path}:{member}"
+    problem = outcome.input_problem
+    if problem:
+        summary.input_problems += 1
+    else:
+        summary.files += 1
+    if outcome.problem and len(summary.problems) < 100:
+        summary.problems.append(f"{label}: {outcome.problem}")
+    if outcome.timed_out:
+        summary.timeouts += 1
+    elif outcome.unreadable and not problem:
+        summary.unreadable += 1
+    if outcome.encoding_guessed:
+        summary.encodings_guessed += 1
+    if outcome.digest is not None:
+        keys.add("file", outcome.digest, label)
+    for game in outcome.games:
+        if problems is not None and game.problem is not None:
+            problems.add(game.problem)
+        summary.games += 1
+        summary.verdicts[game.verdict] += 1
+        if game.illegal:
+            summary.games_with_illegal += 1
+            for rule in set(game.illegal):
+                summary.illegal_by_rule[rule] += 1
+        if game.has_error:
+            summary.errors += 1
+        if game.result_status:
+            summary.result_checks[game.result_status.value] += 1
+            if game.basis is not None and game.result_status is not CheckStatus.NOT_SCORED:
+                summary.result_checks_by_basis.setdefault(
+                    game.basis, Counter())[game.result_status.value] += 1
+        if game.sequence is not None:
+            keys.add("game", game.sequence, game.label)
 
 
 def peak_rss_mb() -> float:

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 from sgfcheck.output.summary import NAMED, Summary, from_plain, merge, to_plain
 from sgfcheck.records.inputs import Item, Skipped, is_url
+from sgfcheck.run import ledger
 from sgfcheck.run.batch import (
     BatchOptions,
     Runner,
@@ -43,7 +44,6 @@ from sgfcheck.run.batch import (
 )
 from sgfcheck.run.duplicates import DuplicateIndex
 from sgfcheck.run.reportfile import ReportKind, ReportWriter
-from sgfcheck.settings import Settings, differences
 from sgfcheck.version import VERSION
 
 PART_SIZE = 10_000
@@ -265,24 +265,12 @@ def run_head(inputs: list[str], options: BatchOptions, part_size: int) -> dict[s
 
 def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
     """What differs between the run a folder holds and the one asked for (empty: the same run,
-    which may be continued)."""
+    which may be continued): the inputs and settings as for a report
+    (:func:`sgfcheck.run.ledger.same_run`), and the partition size."""
     out = []
-    if before.get("inputs") != head["inputs"]:
-        given = " ".join(before.get("inputs") or [])
-        out.append(f"the inputs {' '.join(head['inputs'])}, not {given}")
     if before.get("part_size") != head["part_size"]:
         out.append(f"--part-size {head['part_size']}, not {before.get('part_size')}")
-    if "settings" not in before:
-        out.append(f"a run written by sgfcheck {before.get('sgfcheck', '(unknown)')} without its "
-                   "settings")
-    else:
-        try:
-            earlier = Settings.from_plain(before["settings"])
-        except (ValueError, TypeError) as exc:
-            out.append(f"settings this version cannot read ({exc})")
-        else:
-            out.extend(differences(earlier, Settings.from_plain(head["settings"])))
-    return out
+    return ledger.same_run(before, head) + out
 
 
 def merge_parts(folder: str, out: IO[str] | None) -> Summary:

@@ -11,6 +11,7 @@ goes through: what was written stays, and can be continued.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -20,8 +21,25 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sgfcheck.output.summary import Summary
 from sgfcheck.records.inputs import iter_inputs
-from sgfcheck.run.batch import BatchOptions, Problems, run_batch
-from sgfcheck.run.reportfile import ReportKind, ReportWriter, drop_partial_line, read_done
+from sgfcheck.run.batch import BatchOptions, FileOutcome, Problems, run_batch
+from sgfcheck.run.ledger import (
+    iter_state,
+    outcome_line,
+    read_state_head,
+    report_keys,
+    run_head,
+    same_run,
+    state_path,
+)
+from sgfcheck.run.reportfile import (
+    ReportKind,
+    ReportWriter,
+    drop_partial_line,
+    read_done,
+    written_key,
+)
+from sgfcheck.scoring.result_check import Basis, CheckStatus
+from sgfcheck.settings import DeadStoneChoice
 
 if TYPE_CHECKING:
     from sgfcheck.run.batch import Runner
@@ -63,39 +81,131 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
                  stdin: TextIO | None = None, progress: Callable[[Summary], None] | None = None,
                  problems: Problems | None = None) -> Summary:
     """Check and score every game of the inputs, rows to ``out`` (JSON Lines, or CSV by its
-    name) as they come; with ``resume``, the files that report holds already are skipped and
-    the rest appended to it. ``problems`` collects the problem games for a page. Returns the
-    summary of this run."""
+    name) as they come, and the run state beside it (:mod:`sgfcheck.run.ledger`); with
+    ``resume``, the files that report holds already are counted from its run state, not checked
+    again, and the rest appended. ``problems`` collects the problem games for a page. Returns
+    the summary of the whole report. Raises :class:`ReportProblem` for a report that cannot be
+    read or written, or one written by another run (other inputs or settings: the message
+    names the difference)."""
     target = resume or out
-    done: set[tuple[str, str | None]] = set()
-    if resume is not None:
-        try:
-            done = read_done(resume)
-            drop_partial_line(resume)
-        except (OSError, ValueError) as exc:
-            raise ReportProblem(f"cannot read {resume}: {exc}") from None
     options = replace(options, report_kind=ReportKind.for_path(target),
                       details=problems is not None)
+    head = run_head(inputs, options.settings, options.report_kind)
+    earlier: Callable[[], Iterator[FileOutcome]] | None = None
+    done: set[tuple[str, str | None]] = set()
+    notes: list[str] = []
+    if resume is not None and resume.exists() and resume.stat().st_size:
+        try:
+            earlier, done = _continue(resume, head, options.report_kind, notes)
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            raise ReportProblem(f"cannot read {resume}: {exc}") from None
     items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits)
-    stream = None
+    streams: list[TextIO] = []
     writer = None
     if target is not None:
-        fresh = resume is None or not target.exists() or target.stat().st_size == 0
+        appending = bool(done)
+        # A report continued without its state (an earlier version's) gets none: a state that
+        # lacked its earlier files would have them cut at the next resume.
+        stateless = appending and earlier is None
         try:
-            stream = open(target, "w" if resume is None else "a", encoding="utf-8",  # noqa: SIM115 - closed in finally
+            stream = open(target, "a" if appending else "w", encoding="utf-8",  # noqa: SIM115 - closed in finally
                           newline="")
+            streams.append(stream)
+            state = None
+            if not stateless:
+                state = open(state_path(target), "a" if appending else "w",  # noqa: SIM115 - closed in finally
+                             encoding="utf-8")
+                streams.append(state)
         except OSError as exc:
-            raise ReportProblem(f"cannot write {target}: {exc.strerror}") from None
-        writer = ReportWriter(stream, options.report_kind, write_header=fresh)
+            for opened in streams:
+                opened.close()
+            raise ReportProblem(f"cannot write {exc.filename}: {exc.strerror}") from None
+        if state is not None and not appending:
+            state.write(json.dumps(head, ensure_ascii=False) + "\n")
+        writer = ReportWriter(stream, options.report_kind, write_header=not appending,
+                              state=state)
     try:
         with workforce(scheduler, options.jobs, options.limits.memory) as work:
-            summary = run_batch(items, options, writer, done, progress, problems, work.runner)
+            summary = run_batch(items, options, writer, done, progress, problems, work.runner,
+                                earlier=earlier() if earlier is not None else None,
+                                state_line=outcome_line if writer is not None and writer.state
+                                else None)
             if work.client is not None:
                 summary.peak_rss_mb = work.peak()
     finally:
-        if stream is not None:
-            stream.close()
+        if writer is not None:
+            writer.flush()
+        for opened in streams:
+            opened.close()
+    summary.notes = notes + estimate_hint(summary, options)
     return summary
+
+
+def estimate_hint(summary: Summary, options: BatchOptions) -> list[str]:
+    """The hint of a run left to its default dead stones (markup, else only proven dead) whose
+    results could not be checked for want of them."""
+    if options.settings.dead_stones is not DeadStoneChoice.MARKUP:
+        return []
+    by_proof = summary.result_checks_by_basis.get(Basis.PROOF.value)
+    wanting = by_proof[CheckStatus.UNVERIFIABLE.value] if by_proof else 0
+    if not wanting:
+        return []
+    return [f"hint: {wanting} result(s) are unverifiable for want of dead stones (no markup in "
+            "the record, a game that did not end by two passes): add --dead-stones auto for "
+            "sgfcheck's estimate (several times slower)"]
+
+
+def _continue(report: Path, head: dict[str, Any], kind: ReportKind, notes: list[str]
+              ) -> tuple[Callable[[], Iterator[FileOutcome]] | None, set[tuple[str, str | None]]]:
+    """What a resumed report holds: its earlier files (read again from the run state when
+    counted) and their keys as the report writes them. The report is cut back to the rows of
+    the files its state holds. Without a state (a report of sgfcheck 0.2 or earlier, or one
+    whose state was removed) the files are only skipped, and a note says the summary covers
+    this run alone."""
+    state = state_path(report)
+    if not state.exists():
+        done = read_done(report)
+        drop_partial_line(report)
+        notes.append(f"{report} has no run state ({state.name}): its {len(done)} earlier "
+                     "file(s) are skipped but not counted; the summary, page and exit status "
+                     "cover this run only")
+        return None, done
+    before = read_state_head(state)
+    differ = same_run(before, head)
+    if differ:
+        raise ReportProblem(f"{report} holds another run: this one has " + "; ".join(differ)
+                            + " (give the same inputs and options, or write a new report)")
+    finished = {written_key(kind, o.key) for o in iter_state(state)}
+    rows = report_keys(report, kind)
+    keep = 0
+    held: set[tuple[str, str | None]] = set()
+    for key, end in rows:
+        if key not in finished:
+            break  # rows beyond the state: a file whose state was not written yet
+        held.add(key)
+        keep = end
+    if not rows and kind is ReportKind.CSV:
+        keep = len(report.read_bytes().split(b"\n", 1)[0]) + 1  # the header alone
+    with open(report, "r+b") as fh:
+        fh.truncate(keep)
+    if held != finished:
+        _rewrite_state(state, before, held, kind)
+
+    def earlier() -> Iterator[FileOutcome]:
+        return (o for o in iter_state(state) if written_key(kind, o.key) in held)
+
+    return earlier, held
+
+
+def _rewrite_state(state: Path, head: dict[str, Any], held: set[tuple[str, str | None]],
+                   kind: ReportKind) -> None:
+    """Keep in the state only the files the report holds rows of."""
+    keep = [o for o in iter_state(state) if written_key(kind, o.key) in held]
+    tmp = state.with_name(state.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(head, ensure_ascii=False) + "\n")
+        fh.writelines(outcome_line(o) for o in keep)
+    os.replace(tmp, state)
 
 
 def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size: int, *,
@@ -124,4 +234,5 @@ def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size
                                         None, progress)
     except (OSError, ValueError) as exc:
         raise ReportProblem(f"--out-dir {folder}: {exc}") from None
+    summary.notes = estimate_hint(summary, options)
     return summary

@@ -52,31 +52,41 @@ not a row). Flushing every file cost the main process a system call per file."""
 
 
 class ReportWriter:
-    """JSON Lines or CSV, one row per game, flushed every :data:`FLUSH_SECONDS`."""
+    """JSON Lines or CSV, one row per game, flushed every :data:`FLUSH_SECONDS`; with ``state``,
+    each file's line of the run state (:mod:`sgfcheck.run.ledger`) is written there once its
+    rows have been flushed to the report."""
 
-    def __init__(self, stream: IO[str], kind: ReportKind | str, write_header: bool) -> None:
+    def __init__(self, stream: IO[str], kind: ReportKind | str, write_header: bool,
+                 state: IO[str] | None = None) -> None:
         self.stream = stream
+        self.state = state
+        self._pending: list[str] = []
         self._flushed = time.monotonic()
         self.kind = ReportKind(kind)
         self.csv = csv.writer(stream) if self.kind is ReportKind.CSV else None
         if self.csv is not None and write_header:
             self.csv.writerow(BATCH_CSV_COLUMNS)
 
-    def write(self, rows: list[Row]) -> None:
-        """Rows as rendered for this kind (JSON lines, or CSV cells)."""
+    def write(self, rows: list[Row], state_line: str | None = None) -> None:
+        """Rows as rendered for this kind (JSON lines, or CSV cells), and the file's state."""
         if self.csv is None:
             self.stream.write("".join(r if isinstance(r, str) else jsonl_line(r) for r in rows))
         else:
             buffer = io.StringIO()
             csv.writer(buffer).writerows(r for r in rows if isinstance(r, list))
             self.stream.write(buffer.getvalue())
-        now = time.monotonic()
-        if now - self._flushed >= FLUSH_SECONDS:
-            self.stream.flush()
-            self._flushed = now
+        if state_line is not None and self.state is not None:
+            self._pending.append(state_line)
+        if time.monotonic() - self._flushed >= FLUSH_SECONDS:
+            self.flush()
 
     def flush(self) -> None:
+        """The report first, then the state of the files whose rows it now holds."""
         self.stream.flush()
+        if self.state is not None and self._pending:
+            self.state.write("".join(self._pending))
+            self._pending = []
+            self.state.flush()
         self._flushed = time.monotonic()
 
 

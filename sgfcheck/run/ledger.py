@@ -1,0 +1,157 @@
+"""The run state beside a batch report (``report.jsonl.state``): what ``--resume`` needs to give
+the summary, the page and the exit status of the whole report, not of its last run.
+
+Its first line says what the run is (the inputs as given, every setting, the report's kind); then
+one line per finished file, in the report's order: its key and the facts the summary counts (the
+verdict of each game, its illegal moves, the result check, the keys of the duplicate groups, the
+problem description for the page). A resume reads it back and counts those files as if they had
+just been checked; with other inputs or other settings it is refused, naming the difference.
+
+Order of writing: a file's state line is written only after its rows have reached the report
+(:class:`~sgfcheck.run.reportfile.ReportWriter` flushes the report first), so the state never
+holds a file the report lacks; rows the report holds beyond the state (an interrupted flush) are
+cut before the report is continued.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from sgfcheck.output.html import ProblemGame
+from sgfcheck.run.batch import FileOutcome, GameFacts
+from sgfcheck.run.reportfile import ReportKind
+from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.settings import Settings, differences
+from sgfcheck.version import VERSION
+
+SUFFIX = ".state"
+"""The state of ``report.jsonl`` is ``report.jsonl.state``."""
+
+Key = tuple[str, str | None]
+
+
+def state_path(report: Path) -> Path:
+    return report.with_name(report.name + SUFFIX)
+
+
+def run_head(inputs: list[str], settings: Settings, kind: ReportKind) -> dict[str, Any]:
+    """The state's first line: what the run is."""
+    return {"sgfcheck": VERSION, "inputs": inputs, "report": kind.value,
+            "settings": settings.to_plain()}
+
+
+def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
+    """What differs between the run written before and the one asked for, as a user reads it
+    (empty: the same run, which may be continued)."""
+    out = []
+    if before.get("inputs") != head["inputs"]:
+        given = " ".join(before.get("inputs") or [])
+        out.append(f"the inputs {' '.join(head['inputs'])}, not {given}")
+    if "settings" not in before:
+        out.append(f"a run written by sgfcheck {before.get('sgfcheck', '(unknown)')} without its "
+                   "settings")
+        return out
+    try:
+        earlier = Settings.from_plain(before["settings"])
+    except (ValueError, TypeError, KeyError) as exc:
+        out.append(f"settings this version cannot read ({exc})")
+    else:
+        out.extend(differences(earlier, Settings.from_plain(head["settings"])))
+    return out
+
+
+def outcome_line(outcome: FileOutcome) -> str:
+    """A finished file's line: its key and facts (not its rows: those are in the report)."""
+    obj = {
+        "key": list(outcome.key),
+        "games": [_game_plain(g) for g in outcome.games],
+        "digest": outcome.digest.hex() if outcome.digest is not None else None,
+        "unreadable": outcome.unreadable, "timed_out": outcome.timed_out,
+        "encoding_guessed": outcome.encoding_guessed, "problem": outcome.problem,
+        "input_problem": outcome.input_problem,
+    }
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _game_plain(g: GameFacts) -> dict[str, Any]:
+    return {"verdict": g.verdict, "illegal": list(g.illegal),
+            "result_status": g.result_status.value, "basis": g.basis,
+            "has_error": g.has_error,
+            "sequence": g.sequence.hex() if g.sequence is not None else None,
+            "label": g.label, "problem": asdict(g.problem) if g.problem is not None else None}
+
+
+def outcome_of(obj: dict[str, Any]) -> FileOutcome:
+    """The outcome :func:`outcome_line` wrote (without rows)."""
+    path, member = obj["key"]
+    games = [GameFacts(g["verdict"], tuple(g["illegal"]), CheckStatus(g["result_status"]),
+                       g["basis"], g["has_error"],
+                       bytes.fromhex(g["sequence"]) if g["sequence"] is not None else None,
+                       g["label"],
+                       ProblemGame(**g["problem"]) if g["problem"] is not None else None)
+             for g in obj["games"]]
+    digest = obj.get("digest")
+    return FileOutcome((path, member), [], games,
+                       bytes.fromhex(digest) if digest is not None else None,
+                       unreadable=obj["unreadable"], timed_out=obj["timed_out"],
+                       encoding_guessed=obj["encoding_guessed"], problem=obj["problem"],
+                       input_problem=obj["input_problem"])
+
+
+def read_state_head(path: Path) -> dict[str, Any]:
+    """The first line of a run state: what the run was. Raises ValueError for a file that is
+    not a state."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if not isinstance(head, dict) or "inputs" not in head or not first.endswith("\n"):
+        raise ValueError(f"{path.name} is not a run state of sgfcheck")
+    return head
+
+
+def iter_state(path: Path) -> Iterator[FileOutcome]:
+    """The finished files of a run state, in order, read as they are needed (a state of
+    millions of files is never held whole); a line cut by an interruption is left out.
+    Raises ValueError for a damaged line."""
+    with open(path, encoding="utf-8") as fh:
+        fh.readline()
+        for number, line in enumerate(fh, start=2):
+            if not line.endswith("\n"):
+                return
+            if not line.strip():
+                continue
+            try:
+                yield outcome_of(json.loads(line))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{path.name} line {number}: not a finished file ({exc})"
+                                 ) from None
+
+
+def report_keys(path: Path, kind: ReportKind) -> list[tuple[Key, int]]:
+    """Each complete row of a report: the key of its file and the byte offset where the row
+    ends (a CSV report escapes line ends inside cells, so every row is one line)."""
+    raw = path.read_bytes()
+    out: list[tuple[Key, int]] = []
+    offset = 0
+    lines = raw.split(b"\n")[:-1]  # the last piece: empty, or a line cut by an interruption
+    for number, line in enumerate(lines):
+        offset += len(line) + 1
+        if not line.strip():
+            continue
+        if kind is ReportKind.CSV:
+            if number == 0:
+                continue  # the header
+            (row,) = csv.reader([line.decode("utf-8")])
+            out.append(((row[0], row[1] or None), offset))
+        else:
+            obj = json.loads(line)
+            out.append(((obj["path"], obj.get("member")), offset))
+    return out
