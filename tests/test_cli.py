@@ -159,9 +159,10 @@ def test_score_markdown_is_commonmark_blocks_not_one_paragraph() -> None:
                                  "chinese,japanese", "--format", "markdown"])
     tokens = MarkdownIt("commonmark").enable("table").parse(result.output)
     blocks = [t.type for t in tokens if t.level == 0 and t.type.endswith("_open")]
-    # heading; facts; table; "must_fill, seki_excluded and tax are taken from the total";
-    # "Why the rows differ" and its list; the RE check and what it rests on.
-    assert blocks == ["heading_open", "bullet_list_open", "table_open", "bullet_list_open",
+    # heading; the answer; facts; table; "must_fill, seki_excluded and tax are taken from the
+    # total"; "Why the rows differ" and its list; the RE check and what it rests on.
+    assert blocks == ["heading_open", "paragraph_open", "bullet_list_open", "table_open",
+                      "bullet_list_open",
                       "paragraph_open", "bullet_list_open", "paragraph_open", "bullet_list_open"]
     rows = [t for t in tokens if t.type == "tr_open"]
     assert len(rows) == 5  # the header and one row per ruleset and colour

@@ -307,3 +307,43 @@ def test_every_fox_professional_record_reads_as_utf8() -> None:
 
     read = {decode_sgf_bytes(p.read_bytes()).encoding for p in folder.rglob("*.sgf")}
     assert read == {"utf-8"}
+
+
+# --- 10. score says the answer first --------------------------------------------------------------
+
+def score_lines(name: str) -> list[str]:
+    result = runner.invoke(app, ["score", str(FIXTURES / name)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    return [lines[0], " ".join(" ".join(lines[1:4]).split())] + lines[4:]
+
+
+def test_the_answer_comes_first_with_the_reading_that_decided() -> None:
+    # Fox's KM[0] on a game played with komi: the table counts komi 0 (W+9), the answer the
+    # reading that matched, komi 6.5 (W+15.5), and why that reading.
+    lines = score_lines("fox-komi-zero.sgf")
+    assert lines[1] == (
+        "answer: RE[W+15.5] MATCH; counted W+15.5 under japanese with komi 6.5; KM[0] with a "
+        "half-point result RE[W+15.5]: area and territory counts are whole numbers, so the komi "
+        "cannot be 0; komi 6.5 (japanese) assumed (RES002); on sgfcheck's estimate of the dead "
+        "stones, least confidence 0.844")
+    said = " ".join(" ".join(lines).split())
+    assert ("the rows count the record's own reading (japanese, komi 0); the answer was reached "
+            "under japanese with komi 6.5") in said
+
+
+def test_the_answer_spells_out_fox_komi_and_margin_in_zi() -> None:
+    lines = score_lines("fox-komi-zi.sgf")
+    assert lines[1] == (
+        "answer: RE[B+0.75] MATCH; counted B+1.5 under chinese with komi 7.5; KM[375] -> 7.5: "
+        "Fox writes komi x100; 3.75 is in zi (Chinese counting units), = 7.5 points; "
+        "RE[B+0.75]: margin 0.75 read as zi (Chinese counting): 1.5 points; on sgfcheck's "
+        "estimate of the dead stones, least confidence 0.844")
+    assert "the rows count" not in " ".join(lines)  # the table is the answer's reading
+
+
+def test_the_answer_of_a_resigned_game_still_gives_the_count() -> None:
+    result = runner.invoke(app, ["score", str(FIXTURES / "resigner-moved-last.sgf")])
+    answer = " ".join(result.output.splitlines()[1:3]).split()
+    assert " ".join(answer).startswith(
+        "answer: RE[W+R], not scored: the game ended by resign; the count gives ")

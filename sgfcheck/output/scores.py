@@ -9,6 +9,7 @@ import io
 
 from tabulate import tabulate
 
+from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
@@ -88,6 +89,8 @@ def render_score_text(report: FileScore, markdown: bool = False,
         if game.error:
             out.append(f"  not scored: {game.error}")
             continue
+        answer = answer_line(game)
+        out += ([f"**{answer}**", ""] if markdown else [answer])
         for f in game.findings:
             if f.is_error:
                 out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
@@ -123,6 +126,12 @@ def render_score_text(report: FileScore, markdown: bool = False,
             table = fit_table([[r[c] for c in order] for r in rows],
                               [SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
+        rc = game.result_check
+        own = game.scores[0].ruleset
+        if rc is not None and rc.reading and rc.reading != f"{own.name} with komi {own.komi:g}" \
+                and rc.status is not CheckStatus.NOT_SCORED:
+            out.append(f"{item}the rows count the record's own reading ({own.name}, komi "
+                       f"{own.komi:g}); the answer was reached under {rc.reading}")
         if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
                for _, s in sc.sides()):
             out += [f"{item}{_SUBTRACTED}", ""] if markdown else [_SUBTRACTED]
@@ -173,6 +182,47 @@ _BASIS_WORDS = {
 _ENGINE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones"}
 
 
+def answer_line(game: GameScore) -> str:
+    """The answer first, in one line: the recorded result, the count under the reading that
+    decided (ruleset and komi named, the conventions that reading rests on spelled out), the
+    verdict and what it rests on."""
+    rc = game.result_check
+    result = game.check.result
+    recorded = f"RE[{result.raw}]" if result.raw is not None else "no RE"
+    if rc is None:
+        return f"answer: {recorded}; not checked"
+    if rc.status is CheckStatus.NOT_SCORED:
+        parts = [f"answer: {recorded}, not scored: {rc.reason}"]
+        if game.scores:
+            own = game.scores[0]
+            parts.append(f"the count gives {own.result_text} under {own.ruleset.name} with "
+                         f"komi {own.ruleset.komi:g}")
+        return "; ".join(parts)
+    parts = [f"answer: {recorded} {rc.status.value.upper()}"]
+    if rc.status in (CheckStatus.MATCH, CheckStatus.MISMATCH) and rc.computed:
+        counted = f"counted {rc.computed} under {rc.reading}"
+        if rc.reproduced == "winner":
+            counted += " (the winner; not the margin)"
+        parts.append(counted)
+    else:
+        parts.append(rc.reason)
+    # Conventions the reading rests on: the komi as the record writes it, the margin in zi.
+    parts += [f.message for f in game.check.game.findings if f.code is F.SGF_KOMI_NORMALISED]
+    if result.note and "zi" in result.note:
+        parts.append(f"RE[{result.raw}]: {result.note}")
+    parts += [f"{a.message} ({a.code.code})" for a in rc.assumptions
+              if a.code in (F.RES_KOMI_CONVENTION, F.RES_RULES_INFERRED,
+                            F.RES_ASSUMED_RECORD)]
+    if rc.basis is not None:
+        source = game.dead.source if game.dead is not None else None
+        on = (_ENGINE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source
+              else _BASIS_WORDS[rc.basis])
+        if rc.least_confidence is not None:
+            on += f", least confidence {rc.least_confidence:g}"
+        parts.append(f"on {on}")
+    return "; ".join(parts)
+
+
 def basis_text(rc: ResultCheck, source: Source | None = None) -> str:
     """What a result check rests on, in words (``source``: where the dead stones came from)."""
     if rc.basis is None:
@@ -208,7 +258,7 @@ def status_diagram(board: Board, statuses: list[ChainStatus]) -> str:
     for row in range(board.height):
         cells = [f"{mark.get(row * board.width + c, '.'):<2}" for c in range(board.width)]
         lines.append(f"{board.height - row:>3} " + " ".join(cells))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 _LIFE_SOURCE_NOTE = {
@@ -267,7 +317,8 @@ def render_life_text(report: FileLife, width: int | None = None) -> str:
 def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
     rows: list[tuple[str, Cell]] = [
         ("files", summary.files),
-        ("files skipped (already in the report)", summary.skipped),
+        ("files from earlier runs (--resume)" if summary.resumed
+         else "files skipped (already in the report)", summary.skipped),
         ("games", summary.games),
         ("unreadable files", summary.unreadable),
         ("input problems (links, archive members)", summary.input_problems),
