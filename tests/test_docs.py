@@ -64,3 +64,33 @@ def test_every_finding_code_is_in_the_manual() -> None:
             continue
         assert code.code in rows, code.code
         assert code.severity.value in rows[code.code].split("/"), code.code
+
+
+def test_console_examples_are_what_sgfcheck_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every example of the manual and the README that runs sgfcheck on a shipped fixture (and
+    # writes no file) shows exactly what sgfcheck prints, at 100 columns.
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from sgfcheck.cli.app import app
+
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+    checked = 0
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        lines = page.read_text(encoding="utf-8").split("\n")
+        for i, line in enumerate(lines):
+            if not line.startswith("$ sgfcheck "):
+                continue
+            args = shlex.split(line[2:])[1:]
+            if not any(a.startswith("fixtures/") for a in args) or {"-o", "--out", "--html"} \
+                    & set(args):
+                continue
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith("$ ") and lines[end] != "```":
+                end += 1
+            shown = runner.invoke(app, args).output.rstrip("\n").split("\n")
+            assert shown == lines[i + 1:end], f"{page.name}: {line}"
+            checked += 1
+    assert checked >= 6
