@@ -1500,6 +1500,680 @@ done:
 
 /* --- module ------------------------------------------------------------------------------------ */
 
+/* ---- the referee's map (scoring/referee.py is the reference; the same steps, same names) ---- */
+
+/* The wall shapes in their eight orientations, relative to "@": cells that must hold the
+ * player's living stones ('p'), be open ('e'), or merely lie on the board ('?'), and the cells
+ * of an edge shape's last row, which must lie off the board. */
+typedef struct { int n; signed char dr[9], dc[9]; char kind[9]; int noff; signed char odr[3], odc[3]; } WallShape;
+static WallShape wall_shapes[64];
+static int n_wall_shapes = -1;
+
+static void build_wall_shapes(void) {
+    static const char *shapes[6][3] = {
+        {"pp", "@e", "pe"}, {"ep?", "e@e", "ep?"}, {"pee", "e@p", "pee"},
+        {"?e?", "p@p", "###"}, {"pp", "@e", "##"}, {"ep?", "e@e", "###"}};
+    static const int turns[8][4] = {{1, 0, 0, 1}, {-1, 0, 0, 1}, {1, 0, 0, -1}, {-1, 0, 0, -1},
+                                    {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, -1, 0}, {0, -1, -1, 0}};
+    n_wall_shapes = 0;
+    for (int s = 0; s < 6; s++) {
+        int ar = 0, ac = 0;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; shapes[s][r][c]; c++)
+                if (shapes[s][r][c] == '@') { ar = r; ac = c; }
+        for (int t = 0; t < 8; t++) {
+            WallShape w; memset(&w, 0, sizeof w);
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; shapes[s][r][c]; c++) {
+                    char k = shapes[s][r][c];
+                    int dr = r - ar, dc = c - ac;
+                    int rr = turns[t][0] * dr + turns[t][2] * dc;
+                    int cc = turns[t][1] * dr + turns[t][3] * dc;
+                    if (k == '#') { w.odr[w.noff] = (signed char)rr; w.odc[w.noff++] = (signed char)cc; }
+                    else if (k != '@') { w.dr[w.n] = (signed char)rr; w.dc[w.n] = (signed char)cc; w.kind[w.n++] = k; }
+                }
+            /* the same shape met again in another orientation is kept once */
+            int dup = 0;
+            for (int i = 0; i < n_wall_shapes && !dup; i++) {
+                WallShape *o = &wall_shapes[i];
+                if (o->n != w.n || o->noff != w.noff) continue;
+                int same = 1;
+                for (int a = 0; a < w.n && same; a++) {
+                    int found = 0;
+                    for (int b = 0; b < o->n; b++)
+                        if (o->dr[b] == w.dr[a] && o->dc[b] == w.dc[a] && o->kind[b] == w.kind[a]) found = 1;
+                    same = found;
+                }
+                for (int a = 0; a < w.noff && same; a++) {
+                    int found = 0;
+                    for (int b = 0; b < o->noff; b++)
+                        if (o->odr[b] == w.odr[a] && o->odc[b] == w.odc[a]) found = 1;
+                    same = found;
+                }
+                dup = same;
+            }
+            if (!dup) wall_shapes[n_wall_shapes++] = w;
+        }
+    }
+}
+
+typedef struct {
+    const Geo *g;
+    int n;
+    const unsigned char *stone, *dead;
+    unsigned char alive[MAXP], blocked[MAXP];
+    unsigned char strict[3][MAXP], reach[3][MAXP];
+    int region[MAXP], region_colour[MAXP], nregions;
+    int chain[MAXP], chain_region[MAXP], chain_libs[MAXP], nchains;
+    int group[MAXP], ngroups;
+    int eye[MAXP], neyes;
+    int eye_colour[MAXP], eye_region[MAXP], eye_value[MAXP];
+    /* eye points, by eye: eye_start[e] .. eye_start[e + 1] in eye_pts */
+    int eye_pts[MAXP], eye_start[MAXP + 1];
+    /* contacts: an eye point beside a stone of a group of the same region */
+    int ncontacts, cap_contacts;
+    int *c_eye, *c_group, *c_point, *c_stone;
+    /* contacts sorted by eye and by group: index lists */
+    int *by_eye, *by_eye_start, *by_group, *by_group_start;
+    unsigned char false1[MAXP], fill[MAXP];
+    /* search state */
+    int mark_group[MAXP], mark_eye[MAXP], mark_used[MAXP], mark_reached[MAXP], gen, rgen;
+    int todo[MAXP];
+} Ref;
+
+static int ref_add_contact(Ref *R, int e, int gr, int p, int s) {
+    if (R->ncontacts == R->cap_contacts) {
+        int cap = R->cap_contacts ? R->cap_contacts * 2 : 256;
+        int *a = PyMem_Realloc(R->c_eye, cap * sizeof(int)), *b, *c, *d;
+        if (!a) return -1;
+        R->c_eye = a;
+        b = PyMem_Realloc(R->c_group, cap * sizeof(int)); if (!b) return -1; R->c_group = b;
+        c = PyMem_Realloc(R->c_point, cap * sizeof(int)); if (!c) return -1; R->c_point = c;
+        d = PyMem_Realloc(R->c_stone, cap * sizeof(int)); if (!d) return -1; R->c_stone = d;
+        R->cap_contacts = cap;
+    }
+    R->c_eye[R->ncontacts] = e; R->c_group[R->ncontacts] = gr;
+    R->c_point[R->ncontacts] = p; R->c_stone[R->ncontacts] = s;
+    R->ncontacts++;
+    return 0;
+}
+
+static void ref_walls(Ref *R) {
+    const Geo *g = R->g;
+    int n = R->n, w = g->w, h = g->h;
+    memset(R->blocked, 0, n);
+    for (int pla = 1; pla <= 2; pla++) {
+        int opp = 3 - pla;
+        for (int p = 0; p < n; p++) {
+            if (R->stone[p] != EMPTY) continue;
+            int near = 0;
+            for (int k = 0; k < g->nn[p]; k++) if (R->alive[g->nb[p][k]] == pla) near = 1;
+            if (!near) continue;
+            int row = p / w, col = p % w;
+            for (int s = 0; s < n_wall_shapes; s++) {
+                const WallShape *ws = &wall_shapes[s];
+                int ok = 1;
+                for (int i = 0; i < ws->noff && ok; i++) {
+                    int r = row + ws->odr[i], c = col + ws->odc[i];
+                    if (r >= 0 && r < h && c >= 0 && c < w) ok = 0;
+                }
+                for (int i = 0; i < ws->n && ok; i++) {
+                    int r = row + ws->dr[i], c = col + ws->dc[i];
+                    if (r < 0 || r >= h || c < 0 || c >= w) { ok = 0; break; }
+                    int q = r * w + c;
+                    if (ws->kind[i] == 'p') { if (R->alive[q] != pla) ok = 0; }
+                    else if (ws->kind[i] == 'e') {
+                        if (!(R->stone[q] == EMPTY || R->alive[q] == pla || (R->stone[q] == opp && R->dead[q]))) ok = 0;
+                    }
+                }
+                if (ok) { R->blocked[p] = (unsigned char)pla; break; }
+            }
+        }
+    }
+}
+
+static void ref_reach(Ref *R, int pla, int walls, unsigned char *seen) {
+    const Geo *g = R->g;
+    int n = R->n, opp = 3 - pla, sp = 0;
+    memset(seen, 0, n);
+    for (int p = 0; p < n; p++) if (R->alive[p] == pla) { seen[p] = 1; R->todo[sp++] = p; }
+    while (sp) {
+        int p = R->todo[--sp];
+        if (walls && R->blocked[p] == opp) continue;
+        for (int k = 0; k < g->nn[p]; k++) {
+            int q = g->nb[p][k];
+            if (!seen[q] && R->alive[q] != opp) { seen[q] = 1; R->todo[sp++] = q; }
+        }
+    }
+}
+
+/* The connected pieces of the points flagged in `in` (gen-marked) once `cut` points are taken
+ * out; returns the number of pieces and labels each point's piece in lab[]. */
+static int ref_pieces(Ref *R, const int *pts, int np, const int *cut, int ncut, int *lab,
+                      unsigned char *inset) {
+    const Geo *g = R->g;
+    int pieces = 0;
+    for (int i = 0; i < np; i++) lab[pts[i]] = -1;
+    for (int i = 0; i < np; i++) {
+        int s = pts[i];
+        int skip = 0;
+        for (int j = 0; j < ncut; j++) if (cut[j] == s) skip = 1;
+        if (skip || lab[s] >= 0) continue;
+        int sp = 0;
+        R->todo[sp++] = s; lab[s] = pieces;
+        while (sp) {
+            int p = R->todo[--sp];
+            for (int k = 0; k < g->nn[p]; k++) {
+                int q = g->nb[p][k];
+                if (!inset[q] || lab[q] >= 0) continue;
+                int c = 0;
+                for (int j = 0; j < ncut; j++) if (cut[j] == q) c = 1;
+                if (c) continue;
+                lab[q] = pieces; R->todo[sp++] = q;
+            }
+        }
+        pieces++;
+    }
+    return pieces;
+}
+
+static int ref_playable(Ref *R, int p, int pla) {
+    const Geo *g = R->g;
+    if (R->stone[p] != EMPTY) return 0;
+    int opp = 3 - pla;
+    for (int k = 0; k < g->nn[p]; k++) {
+        int q = g->nb[p][k];
+        if (R->stone[q] != opp) return 1;
+        if (R->chain_libs[R->chain[q]] <= 1) return 1;
+    }
+    return 0;
+}
+
+/* The search of _comes_round: from group gr, can the point's other sides be reached? */
+typedef struct { int home, point, needed, nsides, sides[4], pass2; } Round;
+
+static int ref_search(Ref *R, Round *S, int gr) {
+    const Geo *g = R->g;
+    if (R->mark_group[gr] == R->gen) return 0;
+    R->mark_group[gr] = R->gen;
+    for (int ci = R->by_group_start[gr]; ci < R->by_group_start[gr + 1]; ) {
+        int eid = R->c_eye[R->by_group[ci]];
+        int cj = ci;
+        while (cj < R->by_group_start[gr + 1] && R->c_eye[R->by_group[cj]] == eid) cj++;
+        /* contacts ci..cj-1: group gr and eye eid */
+        if (R->mark_eye[eid] == R->gen) { ci = cj; continue; }
+        if (eid == S->home) {
+            for (int x = ci; x < cj; x++) {
+                int s = R->c_stone[R->by_group[x]];
+                for (int k = 0; k < g->nn[S->point]; k++)
+                    if (g->nb[S->point][k] == s) {
+                        int have = 0;
+                        for (int t = 0; t < S->nsides; t++) if (S->sides[t] == s) have = 1;
+                        if (!have) S->sides[S->nsides++] = s;
+                    }
+            }
+            if (S->nsides >= S->needed) return 1;
+            /* spread within the eye from its points beside this group, not through used ones */
+            R->rgen++;
+            int sp = 0, nreached = 0, hit_real = 0;
+            for (int x = ci; x < cj; x++) {
+                int p = R->c_point[R->by_group[x]];
+                if (R->mark_used[p] == R->gen || R->mark_reached[p] == R->rgen) continue;
+                R->mark_reached[p] = R->rgen; R->todo[sp++] = p;
+            }
+            int *reached = PyMem_Malloc(sizeof(int) * (size_t)(R->eye_start[eid + 1] - R->eye_start[eid] + 1));
+            if (!reached) return -1;
+            while (sp) {
+                int p = R->todo[--sp];
+                reached[nreached++] = p;
+                for (int k = 0; k < g->nn[p]; k++) {
+                    int q = g->nb[p][k];
+                    if (R->eye[q] == eid && R->mark_used[q] != R->gen && R->mark_reached[q] != R->rgen) {
+                        R->mark_reached[q] = R->rgen; R->todo[sp++] = q;
+                    }
+                }
+            }
+            if (!nreached) { PyMem_Free(reached); ci = cj; continue; }
+            for (int i = 0; i < nreached; i++) {
+                int p = reached[i];
+                R->mark_used[p] = R->gen;
+                if (S->pass2 && R->eye_value[eid] > 0 && !R->false1[p]) hit_real = 1;
+            }
+            if (hit_real) { PyMem_Free(reached); return 1; }
+            for (int i = 0; i < nreached; i++) {
+                int p = reached[i];
+                for (int k = 0; k < g->nn[S->point]; k++)
+                    if (g->nb[S->point][k] == p) {
+                        int have = 0;
+                        for (int t = 0; t < S->nsides; t++) if (S->sides[t] == p) have = 1;
+                        if (!have) S->sides[S->nsides++] = p;
+                    }
+            }
+            if (S->nsides >= S->needed) { PyMem_Free(reached); return 1; }
+            /* the groups beside the points reached (reached marks stay valid: rgen is ours
+             * until the next spread, so take the list of groups first) */
+            int ng = 0;
+            int *next = PyMem_Malloc(sizeof(int) * (size_t)(R->by_eye_start[eid + 1] - R->by_eye_start[eid] + 1));
+            if (!next) { PyMem_Free(reached); return -1; }
+            for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
+                int c = R->by_eye[x];
+                if (R->mark_reached[R->c_point[c]] == R->rgen) {
+                    int g2 = R->c_group[c], have = 0;
+                    for (int t = 0; t < ng; t++) if (next[t] == g2) have = 1;
+                    if (!have) next[ng++] = g2;
+                }
+            }
+            PyMem_Free(reached);
+            for (int t = 0; t < ng; t++) {
+                int r = ref_search(R, S, next[t]);
+                if (r) { PyMem_Free(next); return r; }
+            }
+            PyMem_Free(next);
+        } else {
+            R->mark_eye[eid] = R->gen;
+            if (S->pass2 && R->eye_value[eid] > 0) return 1;
+            for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
+                int r = ref_search(R, S, R->c_group[R->by_eye[x]]);
+                if (r) return r;
+            }
+        }
+        ci = cj;
+    }
+    return 0;
+}
+
+static int ref_comes_round(Ref *R, int home, int point, int first_group, int pass2) {
+    const Geo *g = R->g;
+    Round S;
+    S.home = home; S.point = point; S.nsides = 0; S.pass2 = pass2; S.needed = 0;
+    for (int k = 0; k < g->nn[point]; k++)
+        if (R->region[g->nb[point][k]] == R->eye_region[home]) S.needed++;
+    R->gen++;
+    R->mark_used[point] = R->gen;
+    return ref_search(R, &S, first_group);
+}
+
+/* false[] for every eye point beside a group: see Analysis.false_points. `among`: only these. */
+static int ref_false_points(Ref *R, unsigned char *out, const unsigned char *among, int pass2) {
+    const Geo *g = R->g;
+    memset(out, 0, R->n);
+    for (int e = 0; e < R->neyes; e++) {
+        for (int x = R->by_eye_start[e]; x < R->by_eye_start[e + 1]; ) {
+            int gr = R->c_group[R->by_eye[x]];
+            int y = x;
+            while (y < R->by_eye_start[e + 1] && R->c_group[R->by_eye[y]] == gr) y++;
+            for (int z = x; z < y; z++) {
+                int point = R->c_point[R->by_eye[z]];
+                int dup = 0;
+                for (int t = x; t < z; t++) if (R->c_point[R->by_eye[t]] == point) dup = 1;
+                if (dup || out[point]) continue;
+                if (among && !among[point]) continue;
+                int inside = 0;
+                for (int k = 0; k < g->nn[point]; k++) if (R->eye[g->nb[point][k]] == e) inside++;
+                if (inside > 1) continue;
+                int r = ref_comes_round(R, e, point, gr, pass2);
+                if (r < 0) return -1;
+                if (!r) out[point] = 1;
+            }
+            x = y;
+        }
+    }
+    return 0;
+}
+
+static Ref *sort_ref;
+static int cmp_contact_eye(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    Ref *R = sort_ref;
+    if (R->c_eye[x] != R->c_eye[y]) return R->c_eye[x] - R->c_eye[y];
+    if (R->c_group[x] != R->c_group[y]) return R->c_group[x] - R->c_group[y];
+    return x - y;
+}
+static int cmp_contact_group(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    Ref *R = sort_ref;
+    if (R->c_group[x] != R->c_group[y]) return R->c_group[x] - R->c_group[y];
+    if (R->c_eye[x] != R->c_eye[y]) return R->c_eye[x] - R->c_eye[y];
+    return x - y;
+}
+
+/* The value of eye e (0, 1, 2): see Analysis.eye_value. */
+static int ref_eye_value(Ref *R, int e, const unsigned char *fls, int *lab, unsigned char *inset) {
+    const Geo *g = R->g;
+    int pla = R->eye_colour[e], opp = 3 - pla;
+    int *pts = &R->eye_pts[R->eye_start[e]];
+    int np0 = R->eye_start[e + 1] - R->eye_start[e];
+    static int real[MAXP];
+    int nr = 0;
+    static int moves[MAXP], inner[MAXP], empty_inner[MAXP], empty_false[MAXP], opp_false[MAXP];
+    static unsigned char poke[MAXP];
+    for (int i = 0; i < np0; i++) if (!fls[pts[i]]) real[nr++] = pts[i];
+    if (!nr) return 0;
+    for (int i = 0; i < nr; i++) inset[real[i]] = 1;
+    const unsigned char *stone = R->stone;
+    for (int i = 0; i < nr; i++) {
+        int p = real[i];
+        inner[p] = empty_inner[p] = empty_false[p] = opp_false[p] = 0;
+        for (int k = 0; k < g->nn[p]; k++) {
+            int q = g->nb[p][k];
+            if (inset[q]) { inner[p]++; if (stone[q] == EMPTY) empty_inner[p]++; }
+            if (stone[q] == EMPTY && fls[q]) empty_false[p]++;
+            if (stone[q] == opp && fls[q]) opp_false[p]++;
+        }
+    }
+    for (int i = 0; i < nr; i++) {
+        int p = real[i];
+        poke[p] = stone[p] == opp && (opp_false[p] > 0 || empty_false[p] >= 2);
+    }
+    for (int i = 0; i < nr; i++) {
+        int p = real[i], total = 0;
+        for (int k = 0; k < g->nn[p]; k++) {
+            int q = g->nb[p][k], block = 0;
+            if (stone[q] == EMPTY && !inset[q]) block = 1;
+            if (stone[q] == EMPTY && inset[q] && opp_false[q] >= 1) block = 1;
+            if (stone[q] == opp && inset[q] && empty_false[q] >= 1) block = 1;
+            if (stone[q] == opp && fls[q]) block = 1000;
+            if (stone[q] == opp && inset[q] && poke[q]) block = 1000;
+            total += block;
+        }
+        moves[p] = total;
+    }
+    int value = 0, dead_inside = 0, weak1 = 0, weak2 = 0, opp_inner = 0, deg4 = 0, deg3 = 0;
+    for (int i = 0; i < nr; i++) {
+        int p = real[i];
+        if (moves[p] <= 1) value = 1;
+        if (moves[p] >= 1) weak1++;
+        if (moves[p] >= 2) weak2++;
+        if (stone[p] == opp && R->dead[p]) dead_inside++;
+        if (stone[p] == opp && inner[p] >= 2) opp_inner++;
+        if (stone[p] == EMPTY && inner[p] >= 4) deg4++;
+        if (stone[p] == EMPTY && inner[p] >= 3) deg3++;
+    }
+    if (dead_inside >= 8) value = 2;
+    else if (dead_inside >= 5 && value < 1) value = 1;
+    if (value < 2 && nr - weak1 - weak2 - opp_inner >= 6) value = 2;
+    if (value < 2 && deg4 + deg3 >= 6) value = 2;
+    if (value < 2) {
+        for (int i = 0; i < nr && value < 2; i++) {
+            int cut = real[i];
+            if (!ref_playable(R, cut, pla)) continue;
+            int pieces = ref_pieces(R, real, nr, &cut, 1, lab, inset);
+            if (pieces < 2) continue;
+            int bonus = opp_false[cut] == 1, sure = 0;
+            for (int piece = 0; piece < pieces; piece++) {
+                for (int j = 0; j < nr; j++) {
+                    int p = real[j];
+                    if (p == cut || lab[p] != piece) continue;
+                    if (moves[p] <= 0 || (bonus && moves[p] <= 1)) { sure++; break; }
+                }
+            }
+            if (sure > value) value = sure;
+        }
+    }
+    if (value < 2) { /* two adjacent points that split the eye */
+        for (int i = 0; i < nr && value < 2; i++) {
+            int a = real[i], row = a / g->w, col = a % g->w;
+            if (stone[a] != EMPTY || row == 0 || col == 0 || row == g->h - 1 || col == g->w - 1) continue;
+            if (!ref_playable(R, a, pla) || moves[a] > 1 || inner[a] < 3) continue;
+            for (int k = 0; k < g->nn[a] && value < 2; k++) {
+                int b = g->nb[a][k];
+                if (!inset[b] || inner[b] < 3 || moves[b] > 1) continue;
+                if (stone[b] != EMPTY && empty_inner[b] <= 1) continue;
+                int cut[2] = {a, b};
+                int pieces = ref_pieces(R, real, nr, cut, 2, lab, inset);
+                if (pieces < 2) continue;
+                int sure = 0, dbl = 0;
+                for (int piece = 0; piece < pieces; piece++) {
+                    int sealed = 0;
+                    for (int j = 0; j < nr; j++) {
+                        int p = real[j];
+                        if (p == a || p == b || lab[p] != piece) continue;
+                        if (moves[p] <= 0) sealed++;
+                    }
+                    if (sealed >= 1) sure++;
+                    if (sealed >= 2) dbl++;
+                }
+                if (sure >= 2 && dbl >= 1 && (stone[b] == EMPTY || dbl >= 2)) value = 2;
+            }
+        }
+    }
+    if (value < 2) { /* dead opponent stones that leave a living shape once captured */
+        static int dead_opp[MAXP], unpl[MAXP], shape[MAXP];
+        int nd = 0, nu = 0, throw_ins = 0;
+        for (int i = 0; i < nr; i++) {
+            int p = real[i];
+            if (stone[p] == opp && R->dead[p]) dead_opp[nd++] = p;
+        }
+        if (nd > 0) {
+            for (int i = 0; i < nr; i++) {
+                int p = real[i];
+                if (!(stone[p] == opp && R->dead[p]) && !ref_playable(R, p, pla)) unpl[nu++] = p;
+            }
+            for (int i = 0; i < np0; i++) if (stone[pts[i]] == opp && fls[pts[i]]) throw_ins++;
+            int all_good = 1;
+            for (int om = -1; om < nu && all_good; om++) {
+                int ns = 0;
+                for (int i = 0; i < nd; i++) shape[ns++] = dead_opp[i];
+                for (int i = 0; i < nu; i++) if (i != om) shape[ns++] = unpl[i];
+                for (int i = 0; i < nr; i++) inset[real[i]] = 0;
+                for (int i = 0; i < ns; i++) inset[shape[i]] = 1;
+                int base = ref_pieces(R, shape, ns, NULL, 0, lab, inset);
+                int cuts = 0, high = 0;
+                for (int i = 0; i < ns; i++) {
+                    int p = shape[i];
+                    if (ref_pieces(R, shape, ns, &p, 1, lab, inset) > base) cuts++;
+                    else {
+                        int d = 0;
+                        for (int k = 0; k < g->nn[p]; k++) if (inset[g->nb[p][k]]) d++;
+                        if (d >= 3) high++;
+                    }
+                }
+                for (int i = 0; i < ns; i++) inset[shape[i]] = 0;
+                for (int i = 0; i < nr; i++) inset[real[i]] = 1;
+                int bonus = ns >= 7 ? 1 : 0;
+                if (base - throw_ins + (cuts + high + bonus) / 2 < 2) all_good = 0;
+            }
+            if (all_good) value = 2;
+        }
+    }
+    for (int i = 0; i < nr; i++) inset[real[i]] = 0;
+    return value > 2 ? 2 : value;
+}
+
+static int ref_run(Ref *R, unsigned char *territory, unsigned char *seki, unsigned char *dame,
+                   unsigned char *eyeval, int *groups_b, int *groups_w) {
+    const Geo *g = R->g;
+    int n = R->n;
+    static int lab[MAXP], mark[MAXP];
+    static unsigned char inset[MAXP];
+    for (int p = 0; p < n; p++) R->alive[p] = R->dead[p] ? EMPTY : R->stone[p];
+    ref_walls(R);
+    for (int pla = 1; pla <= 2; pla++) {
+        ref_reach(R, pla, 0, R->strict[pla]);
+        ref_reach(R, pla, 1, R->reach[pla]);
+    }
+    /* regions */
+    R->nregions = 0;
+    for (int p = 0; p < n; p++) { R->region[p] = -1; mark[p] = -1; }
+    for (int start = 0; start < n; start++)
+        for (int pla = 1; pla <= 2; pla++) {
+            int opp = 3 - pla;
+            if (R->region[start] != -1 || !R->reach[pla][start] || R->reach[opp][start]) continue;
+            int rid = R->nregions++;
+            R->region_colour[rid] = pla;
+            int sp = 0;
+            R->todo[sp++] = start; mark[start] = rid;
+            while (sp) {
+                int p = R->todo[--sp];
+                if (R->reach[pla][p] && !R->reach[opp][p]) R->region[p] = rid;
+                if (R->blocked[p] == opp) continue;
+                for (int k = 0; k < g->nn[p]; k++) {
+                    int q = g->nb[p][k];
+                    if (mark[q] != rid && R->region[q] == -1 && R->alive[q] != opp) {
+                        mark[q] = rid; R->todo[sp++] = q;
+                    }
+                }
+            }
+        }
+    /* chains (empty points too), their region and liberties */
+    R->nchains = 0;
+    for (int p = 0; p < n; p++) { R->chain[p] = -1; mark[p] = -1; }
+    for (int start = 0; start < n; start++) {
+        if (R->chain[start] != -1) continue;
+        int cid = R->nchains++, colour = R->stone[start], life = R->dead[start] ? 1 : 0;
+        int same = R->region[start], libs = 0, sp = 0;
+        R->chain[start] = cid; R->todo[sp++] = start;
+        while (sp) {
+            int p = R->todo[--sp];
+            if (R->region[p] != same) same = -1;
+            for (int k = 0; k < g->nn[p]; k++) {
+                int q = g->nb[p][k];
+                if (R->chain[q] == -1 && R->stone[q] == colour && (R->dead[q] ? 1 : 0) == life) {
+                    R->chain[q] = cid; R->todo[sp++] = q;
+                } else if (R->stone[q] == EMPTY && R->chain[q] != cid && mark[q] != cid) {
+                    mark[q] = cid; libs++;
+                }
+            }
+        }
+        R->chain_region[cid] = same;
+        R->chain_libs[cid] = libs;
+    }
+    /* groups: living chains of one colour joined through walkable dame */
+    R->ngroups = 0;
+    for (int p = 0; p < n; p++) R->group[p] = -1;
+    for (int pla = 1; pla <= 2; pla++) {
+        int opp = 3 - pla;
+        for (int p = 0; p < n; p++) mark[p] = 0;
+        for (int start = 0; start < n; start++) {
+            if (R->alive[start] != pla || R->group[start] != -1) continue;
+            int gid = R->ngroups++, sp = 0;
+            R->todo[sp++] = start; mark[start] = 1;
+            while (sp) {
+                int p = R->todo[--sp];
+                if (R->alive[p] == pla) R->group[p] = gid;
+                else if (!(R->region[p] == -1 && R->blocked[p] != opp)) continue;
+                for (int k = 0; k < g->nn[p]; k++) {
+                    int q = g->nb[p][k];
+                    if (!mark[q]) { mark[q] = 1; R->todo[sp++] = q; }
+                }
+            }
+        }
+    }
+    /* eyes and their contacts with groups */
+    R->neyes = 0; R->ncontacts = 0;
+    int npts = 0;
+    for (int p = 0; p < n; p++) R->eye[p] = -1;
+    for (int start = 0; start < n; start++) {
+        if (R->eye[start] != -1 || R->alive[start] != EMPTY || R->region[start] == -1) continue;
+        int e = R->neyes++, rid = R->region[start], sp = 0;
+        R->eye_colour[e] = R->region_colour[rid]; R->eye_region[e] = rid; R->eye_value[e] = 0;
+        R->eye_start[e] = npts;
+        R->eye[start] = e; R->todo[sp++] = start;
+        while (sp) {
+            int p = R->todo[--sp];
+            R->eye_pts[npts++] = p;
+            for (int k = 0; k < g->nn[p]; k++) {
+                int q = g->nb[p][k];
+                if (R->region[q] != rid) continue;
+                if (R->group[q] != -1) {
+                    if (ref_add_contact(R, e, R->group[q], p, q) < 0) return -1;
+                } else if (R->alive[q] == EMPTY && R->eye[q] == -1) {
+                    R->eye[q] = e; R->todo[sp++] = q;
+                }
+            }
+        }
+    }
+    R->eye_start[R->neyes] = npts;
+    int nc = R->ncontacts;
+    R->by_eye = PyMem_Malloc(sizeof(int) * (size_t)(nc + 1));
+    R->by_group = PyMem_Malloc(sizeof(int) * (size_t)(nc + 1));
+    R->by_eye_start = PyMem_Malloc(sizeof(int) * (size_t)(R->neyes + 2));
+    R->by_group_start = PyMem_Malloc(sizeof(int) * (size_t)(R->ngroups + 2));
+    if (!R->by_eye || !R->by_group || !R->by_eye_start || !R->by_group_start) return -1;
+    for (int i = 0; i < nc; i++) { R->by_eye[i] = i; R->by_group[i] = i; }
+    sort_ref = R;
+    qsort(R->by_eye, (size_t)nc, sizeof(int), cmp_contact_eye);
+    qsort(R->by_group, (size_t)nc, sizeof(int), cmp_contact_group);
+    for (int e = 0, i = 0; e <= R->neyes; e++) {
+        while (i < nc && R->c_eye[R->by_eye[i]] < e) i++;
+        R->by_eye_start[e] = i;
+    }
+    for (int gr = 0, i = 0; gr <= R->ngroups; gr++) {
+        while (i < nc && R->c_group[R->by_group[i]] < gr) i++;
+        R->by_group_start[gr] = i;
+    }
+    /* false eye points, eye values, false eyes again with the values */
+    for (int p = 0; p < n; p++) { R->mark_group[p] = R->mark_eye[p] = R->mark_used[p] = R->mark_reached[p] = 0; }
+    R->gen = R->rgen = 0;
+    if (ref_false_points(R, R->false1, NULL, 0) < 0) return -1;
+    memset(inset, 0, n);
+    for (int e = 0; e < R->neyes; e++) R->eye_value[e] = ref_eye_value(R, e, R->false1, lab, inset);
+    if (ref_false_points(R, R->fill, R->false1, 1) < 0) return -1;
+    /* the count */
+    static unsigned char extra[3][MAXP];
+    memset(extra[1], 0, n); memset(extra[2], 0, n);
+    for (int p = 0; p < n; p++)
+        if (R->fill[p] && R->dead[p] && R->stone[p] != EMPTY) {
+            int c = 3 - R->stone[p];
+            for (int k = 0; k < g->nn[p]; k++) extra[c][g->nb[p][k]] = 1;
+        }
+    static int region_eyes[MAXP];
+    for (int r = 0; r < R->nregions; r++) region_eyes[r] = 0;
+    for (int e = 0; e < R->neyes; e++) region_eyes[R->eye_region[e]] += R->eye_value[e];
+    *groups_b = *groups_w = 0;
+    for (int r = 0; r < R->nregions; r++)
+        if (region_eyes[r] >= 2) { if (R->region_colour[r] == 1) (*groups_b)++; else (*groups_w)++; }
+    for (int p = 0; p < n; p++) {
+        territory[p] = seki[p] = dame[p] = eyeval[p] = 0;
+        int rid = R->region[p];
+        if (rid == -1) { dame[p] = 1; continue; }
+        int colour = R->region_colour[rid];
+        if (region_eyes[rid] <= 1) seki[p] = (unsigned char)colour;
+        if (R->alive[p] == EMPTY && extra[colour][p]) R->fill[p] = 2;  /* 2: beside a throw-in */
+        if (R->eye[p] != -1) eyeval[p] = (unsigned char)R->eye_value[R->eye[p]];
+        if (R->alive[p] != colour && !seki[p] && !R->fill[p] && R->chain_region[R->chain[p]] == rid
+            && !R->strict[3 - colour][p])
+            territory[p] = (unsigned char)colour;
+    }
+    return 0;
+}
+
+/* referee(stone, dead, w, h) -> (territory, seki, false_eye, to_fill, dame, eye_value,
+ * groups_black, groups_white): bytes per point, as scoring/referee.referee_map. */
+static PyObject *referee(PyObject *self, PyObject *args) {
+    Py_buffer st, dd; int w, h; Geo *g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*ii", &st, &dd, &w, &h)) return NULL;
+    PyObject *out = NULL;
+    Ref *R = NULL;
+    if (get_board(&st, &w, &h, &g) < 0) goto done;
+    if (dd.len != st.len) { PyErr_SetString(PyExc_ValueError, "dead array size"); goto done; }
+    if (n_wall_shapes < 0) build_wall_shapes();
+    R = PyMem_Calloc(1, sizeof(Ref));
+    if (!R) { PyErr_NoMemory(); goto done; }
+    R->g = g; R->n = g->n; R->stone = st.buf; R->dead = dd.buf;
+    unsigned char territory[MAXP], seki[MAXP], dame[MAXP], eyeval[MAXP], to_fill[MAXP];
+    int gb, gw;
+    if (ref_run(R, territory, seki, dame, eyeval, &gb, &gw) < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    for (int p = 0; p < g->n; p++) to_fill[p] = R->fill[p] ? 1 : 0;
+    out = Py_BuildValue("(y#y#y#y#y#y#ii)", territory, (Py_ssize_t)g->n, seki, (Py_ssize_t)g->n,
+                        R->false1, (Py_ssize_t)g->n, to_fill, (Py_ssize_t)g->n, dame,
+                        (Py_ssize_t)g->n, eyeval, (Py_ssize_t)g->n, gb, gw);
+done:
+    if (R) {
+        PyMem_Free(R->c_eye); PyMem_Free(R->c_group); PyMem_Free(R->c_point);
+        PyMem_Free(R->c_stone); PyMem_Free(R->by_eye); PyMem_Free(R->by_group);
+        PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start);
+        PyMem_Free(R);
+    }
+    PyBuffer_Release(&st);
+    PyBuffer_Release(&dd);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.replay.board."},
     {"set_contract", set_contract, METH_VARARGS, "Register a named structure the cores exchange."},
@@ -1513,6 +2187,7 @@ static PyMethodDef methods[] = {
     {"remap16", remap16, METH_VARARGS, "points through a symmetry table"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
+    {"referee", referee, METH_VARARGS, "referee.referee_map: the referee's map of a position"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",

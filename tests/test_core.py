@@ -171,12 +171,17 @@ def test_analysis_and_proofs_agree_on_random_positions(monkeypatch: pytest.Monke
         board = random_board(rng, width, height)
         dead = {p for p in range(width * height) if board.colour[p] and rng.random() < 0.1}
         fast_pos = position.analyse(board, dead)
+        fast_judged = (fast_pos.referee, fast_pos.seki_empty, fast_pos.seki_stones,
+                       fast_pos.must_fill, fast_pos.groups)
         fast_proof = benson.prove(board)
         monkeypatch.setattr(core, "compiled", None)
         ref_pos = position.analyse(board, dead)
+        ref_judged = (ref_pos.referee, ref_pos.seki_empty, ref_pos.seki_stones,
+                      ref_pos.must_fill, ref_pos.groups)
         ref_proof = benson.prove(board)
         monkeypatch.setattr(core, "compiled", COMPILED)
         assert fast_pos == ref_pos, (i, width, height)
+        assert fast_judged == ref_judged, (i, width, height)
         assert fast_proof == ref_proof, (i, width, height)
 
 

@@ -1,33 +1,48 @@
-"""Position analysis at the end of a game: who owns each empty point, areas, eyes, seki and the
-points still to fill.
+"""Position analysis at the end of a game: who owns each empty point, seki and the points still
+to fill.
 
-Everything here is a function of the board with the dead stones removed, computed once and shared
+Everything here is a function of the final position and its dead stones, computed once and shared
 by every ruleset's count (:mod:`sgfcheck.scoring.count`), the chain statuses
 (:mod:`sgfcheck.scoring.life`) and the ways uncertain chains may go
 (:mod:`sgfcheck.judge.deadstones`). Nothing here knows a ruleset.
 
-- owners: each empty region belongs to the colour(s) it touches (Tromp-Taylor reach);
+- owners: each empty region (dead stones removed) belongs to the colour(s) it touches
+  (Tromp-Taylor reach): what area counting counts;
+- the referee's map (:mod:`sgfcheck.scoring.referee`): which of a colour's own points a referee
+  counts as territory, which belong to a group in seki, which are false eyes or connections it
+  must still fill;
 - areas: stones of one colour joined through their own empty points and through dame, as CGoban
-  joins them; an area's own empty points are its eye space;
-- seki: an area whose eye space makes fewer than two eyes lives only in seki;
-- points to fill: own points a colour must still fill (false eyes, protective connections), found
-  as CGoban's Japanese counting finds them.
+  joins them (for the ways uncertain chains may go).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, COLOURS, EMPTY, WHITE, Colour
 from sgfcheck.replay.board import Board
+from sgfcheck.scoring.referee import RefereeMap, referee_map
+
+
+@dataclass
+class _Referee:
+    """What the referee's map says of a position, by colour."""
+
+    map: RefereeMap
+    seki_empty: dict[Colour, list[int]]
+    seki_stones: dict[Colour, list[int]]
+    groups: dict[Colour, int]
+    must_fill: dict[Colour, list[int]]
 
 
 @dataclass
 class Position:
-    """The final position with dead stones removed, analysed once for every ruleset."""
+    """The final position with dead stones removed, analysed once for every ruleset. What only
+    territory counting and the group tax need (the referee's map: seki, points to fill, living
+    groups) is worked out when first asked for."""
 
     board: Board
     colour: list[int]
@@ -38,15 +53,69 @@ class Position:
     stones: dict[Colour, int]
     dead: dict[Colour, int]
     """Dead stones of each colour (removed, prisoners for the other colour)."""
-    seki_empty: dict[Colour, list[int]]
-    """Each colour's own empty points inside groups that live in seki."""
-    seki_stones: dict[Colour, list[int]]
-    groups: dict[Colour, int]
-    """Independently living groups (areas not in seki) per colour, for the group tax."""
-    must_fill: dict[Colour, list[int]]
-    """Own empty points a colour must still fill: a chain touching dame has exactly one other
-    liberty, so once the opponent fills the dame that point must be played. Territory counting
-    does not count them (as KGS and goscorer do); area counting is unaffected."""
+    owner: Sequence[int]
+    """Who each empty point's region touches (see :func:`empty_owners`)."""
+    dead_points: frozenset[int]
+    _referee: _Referee | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def referee(self) -> RefereeMap:
+        """The referee's map of every point (territory, seki, false eyes, dame, eye values)."""
+        return self._judged().map
+
+    @property
+    def seki_empty(self) -> dict[Colour, list[int]]:
+        """Each colour's own empty points inside groups that live in seki."""
+        return self._judged().seki_empty
+
+    @property
+    def seki_stones(self) -> dict[Colour, list[int]]:
+        return self._judged().seki_stones
+
+    @property
+    def groups(self) -> dict[Colour, int]:
+        """Independently living groups (regions not in seki) per colour, for the group tax."""
+        return self._judged().groups
+
+    @property
+    def must_fill(self) -> dict[Colour, list[int]]:
+        """Own empty points a colour must still fill (false eyes, points that keep a chain
+        connected once the opponent fills the dame) or that the opponent can still reach past a
+        wall: not territory under territory counting; area counting is unaffected."""
+        return self._judged().must_fill
+
+    def _judged(self) -> _Referee:
+        if self._referee is None:
+            self._referee = _referee_reading(self)
+        return self._referee
+
+
+def _referee_reading(position: Position) -> _Referee:
+    """The referee's map, and by colour the own points it does not count as territory (in seki,
+    or to fill) and the stones of groups in seki."""
+    board = position.board
+    ref = referee_map(board.colour, position.dead_points, board.width, board.height,
+                      board.neighbours)
+    seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
+    seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
+    must_fill: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
+    owner = position.owner
+    for p, here in enumerate(position.colour):
+        if here != EMPTY:
+            if ref.seki[p] == here:
+                seki_stones[Colour(here)].append(p)
+            continue
+        own = owner[p]
+        if own not in COLOURS or ref.territory[p] == own:
+            continue
+        # An empty point only one colour reaches that the referee does not count for it:
+        # enclosed by a group in seki, or a point that colour must still fill.
+        if ref.seki[p] == own:
+            seki_empty[Colour(own)].append(p)
+        else:
+            must_fill[Colour(own)].append(p)
+    groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
+    return _Referee(ref, seki_empty, seki_stones, groups, must_fill)
 
 
 def empty_owners(colour: list[int], nbrs: list[tuple[int, ...]]) -> list[int]:
@@ -169,39 +238,17 @@ def analyse(board: Board, dead: set[int]) -> Position:
     fast = core.compiled
     owner: Sequence[int]
     if fast is not None:
-        w, h = board.width, board.height
         packed = bytes(colour)
-        owner = fast.empty_owners(packed, w, h)
-        must_fill = {c: set(fast.points_to_fill(packed, owner, w, h, c)) for c in COLOURS}
-        flags = [_flags(must_fill[c], len(colour)) for c in COLOURS]
-        found: Areas = fast.areas(packed, owner, w, h, *flags)
-        tally: Census = fast.census(packed, owner, w, h)
+        owner = fast.empty_owners(packed, board.width, board.height)
+        tally: Census = fast.census(packed, owner, board.width, board.height)
     else:
         owner = empty_owners(colour, nbrs)
-        # Points each colour must still fill (false eyes, protective connections): never
-        # territory.
-        must_fill = {c: _points_to_fill(colour, owner, nbrs, c) for c in COLOURS}
-        found = areas(colour, owner, nbrs, must_fill)
         tally = census(colour, owner)
     empty = {BLACK: tally.empty_black, WHITE: tally.empty_white}
     stones = {BLACK: tally.stones_black, WHITE: tally.stones_white}
-    dame = tally.dame
 
-    # The own empty points of an area, false eyes excluded, are its eye space; an area with
-    # fewer than two eyes lives only in seki.
-    seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
-    seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
-    groups = {BLACK: 0, WHITE: 0}
-    for area in found.areas:
-        c = Colour(area.colour)
-        area_stones, own_empty = area.stones, area.own
-        if _eyes(own_empty, nbrs, board.width) < 2:
-            seki_empty[c].extend(own_empty)
-            seki_stones[c].extend(area_stones)
-        else:
-            groups[c] += 1
-    return Position(board, colour, empty, dame, stones, dead_count, seki_empty, seki_stones,
-                    groups, {c: sorted(v) for c, v in must_fill.items()})
+    return Position(board, colour, empty, tally.dame, stones, dead_count, list(owner),
+                    frozenset(dead))
 
 
 def area_map(colour: list[int], board: Board) -> list[int]:
