@@ -142,6 +142,10 @@ RES_LAST_MOVE = _c("RES007", INFO, "loser moved last")
 RES_ASSUMED_RECORD = _c("RES008", INFO, "count on an assumption")
 """The count rests on an assumption about the record itself (where its handicap stones stood,
 its komi): a disagreement with RE is not a mismatch."""
+RES_SERVER_COUNT = _c("RES009", INFO, "server's count")
+"""RE is reproduced by the territory the record marks (TB/TW), counted as the marks stand, as the
+server that wrote them counts, and not by the referee's count (points in seki, false eyes to
+fill): the difference is named."""
 
 
 @dataclass

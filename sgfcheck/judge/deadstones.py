@@ -44,6 +44,9 @@ class DeadStones:
     notes: list[str] = field(default_factory=list)
     assumed: bool = False
     """True when nobody said which stones are dead: only proven-dead stones are removed."""
+    territory: dict[Colour, set[int]] | None = None
+    """With markup: each colour's marked points that count as its territory (empty points and
+    the dead stones on them), as the server that wrote the marks counts them."""
     judgement: Judgement | None = None
     """For the estimate: every chain's verdict, confidence and the uncertain chains."""
     findings: list[Finding] = field(default_factory=list)
@@ -103,13 +106,16 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board,
     tw = expand_point_list(node.get("TW", []), board.width, board.height).points
     dead: set[int] = set()
     colour = board.colour
+    territory: dict[Colour, set[int]] = {BLACK: set(), WHITE: set()}
     for pts, owner in ((tb, BLACK), (tw, WHITE)):
         for col, row in pts:
             p = row * board.width + col
             if colour[p] != EMPTY and colour[p] != owner:
                 dead.add(p)
+            if colour[p] != owner:
+                territory[owner].add(p)
     return DeadStones(dead, Source.MARKUP, [f"TB/TW on the final node: {len(tb)} black and "
-                                            f"{len(tw)} white points"])
+                                            f"{len(tw)} white points"], territory=territory)
 
 
 ESCALATE_BELOW = 0.8

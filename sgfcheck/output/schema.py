@@ -204,14 +204,52 @@ def _seki_dict(position: Position) -> JSON:
             "white": [board.name(p) for p in position.seki_empty[WHITE]]}
 
 
-def game_score_dict(game: GameScore, encoding: str | None, guessed: bool) -> JSON:
-    """One game of the ``score`` schema: the ``check`` schema and the fields below."""
+def referee_points_dict(position: Position) -> JSON:
+    """Every empty point of the final position (dead stones removed) with its reason, as a
+    referee counts territory: ``territory``, ``seki`` (points of groups in seki), ``to_fill``
+    (false eyes and connections still to play), ``dame`` (reached by both colours or by
+    neither); and the stones of groups in seki."""
+    board, ref = position.board, position.referee
+    reasons: dict[str, dict[str, list[str]]] = {
+        key: {"black": [], "white": []} for key in ("territory", "seki", "to_fill")}
+    dame: list[str] = []
+    seki_fill = {c: set(position.seki_empty[c]) for c in (BLACK, WHITE)}
+    to_fill = {c: set(position.must_fill[c]) for c in (BLACK, WHITE)}
+    for p, here in enumerate(position.colour):
+        if here:
+            continue
+        name = board.name(p)
+        owner = ref.territory[p]
+        if owner:
+            reasons["territory"][_side(owner)].append(name)
+        elif p in seki_fill[BLACK] or p in seki_fill[WHITE]:
+            reasons["seki"]["black" if p in seki_fill[BLACK] else "white"].append(name)
+        elif p in to_fill[BLACK] or p in to_fill[WHITE]:
+            reasons["to_fill"]["black" if p in to_fill[BLACK] else "white"].append(name)
+        else:
+            dame.append(name)
+    return {**reasons, "dame": dame,
+            "seki_stones": {"black": [board.name(p) for p in position.seki_stones[BLACK]],
+                            "white": [board.name(p) for p in position.seki_stones[WHITE]]}}
+
+
+def _side(colour: int) -> str:
+    return "black" if colour == BLACK else "white"
+
+
+def game_score_dict(game: GameScore, encoding: str | None, guessed: bool,
+                    points: bool = True) -> JSON:
+    """One game of the ``score`` schema: the ``check`` schema and the fields below
+    (``points``: the referee's map, point by point; left out of batch rows)."""
     out = game_dict(game.check, encoding, guessed, game.findings, game.verdict)
     board = game.position.board if game.position else None
     out["scored_move"] = game.scored_move
     out["dead_stones"] = (None if game.dead is None or board is None
                           else dead_stones_dict(game.dead, board))
     out["seki"] = None if game.position is None else _seki_dict(game.position)
+    if points:
+        out["points"] = (None if game.position is None
+                         else referee_points_dict(game.position))
     out["scores"] = [score_dict(s) for s in game.scores]
     out["explanations"] = game.explanations
     out["result_check"] = result_check_dict(game.result_check) if game.result_check else None
@@ -301,7 +339,7 @@ def batch_game_row(path: str, member: str | None, game: GameScore, report: FileR
     own findings."""
     loaded = report.loaded
     return {"path": path, "member": member,
-            **game_score_dict(game, loaded.encoding, loaded.encoding_guessed),
+            **game_score_dict(game, loaded.encoding, loaded.encoding_guessed, points=False),
             "file_findings": [finding_dict(f) for f in report.findings]}
 
 

@@ -38,9 +38,9 @@ from sgfcheck.replay.check import (
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
-from sgfcheck.scoring.conventions import Reading, readings
+from sgfcheck.scoring.conventions import Counting, Reading, marked_readings, readings
 from sgfcheck.scoring.count import Score, count
-from sgfcheck.scoring.explain import explain
+from sgfcheck.scoring.explain import explain, marks_against_referee
 from sgfcheck.scoring.life import ChainStatus, chain_statuses
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import AS_JUDGED, CheckStatus, Outcome, ResultCheck, check_result
@@ -155,8 +155,12 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
     out.final = rep.ended_by_passes is not None and settings.move is None
-    out.readings = readings(game, context, report.result,
-                            fixed=settings.user_rules or settings.move is not None)
+    fixed = settings.user_rules or settings.move is not None
+    out.readings = readings(game, context, report.result, fixed=fixed)
+    if dead.territory is not None and not fixed:
+        parting = marks_against_referee(position, own, dead.territory)
+        if parting is not None:
+            out.readings += marked_readings(out.readings, parting)
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
     out.doubts = record_doubts(game)
     out.komi_unknown = (None if context.komi_known or settings.komi is not None
@@ -185,9 +189,10 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     handicap = game.check.game.handicap
     outcomes = []
     for reading in game.readings:
+        marked = dead.territory if reading.counting is Counting.MARKED else None
         for how, where in ways:
             score = game.scores[0] if reading.own and how == AS_JUDGED else count(
-                where, rep, reading.ruleset, handicap)
+                where, rep, reading.ruleset, handicap, marked)
             outcomes.append(Outcome(reading, how, score))
     game.outcomes = outcomes
     return check_result(result, outcomes, dead, game.final, open_share(position),

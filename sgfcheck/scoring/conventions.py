@@ -15,6 +15,11 @@ search for a komi that fits: a falsified result must still be caught.
   Fox writes ``RU[Japanese]`` on games played under Chinese rules (komi 7.5), so a Fox game with an
   area-sized komi (7 or more) is also read under chinese.
 - **No RU**: nothing says which rules were played; chinese is read beside the default japanese.
+- **Territory marks** (TB/TW, KGS, IGS and the programs that write them): the server counted the
+  territory it marked, as it stands; where a referee would not count a marked point (a false eye
+  to fill, an eye of a group in seki) or would count one the marks leave out, the record's own
+  rules are also read with the marks as the territory (``RES009``), and a match under that reading
+  names the points where the two counts part.
 
 When the user gives ``--komi`` or ``--game-rules``/``--rules``, only the record's own reading (with
 the user's values) is used.
@@ -32,6 +37,17 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.records.servers import Server
 from sgfcheck.rules.presets import CHINESE, JAPANESE
 from sgfcheck.rules.ruleset import Ruleset, Scoring
+from sgfcheck.strenum import StrEnum
+
+
+class Counting(StrEnum):
+    """Whose territory a reading counts."""
+
+    REFEREE = "referee"
+    """The referee's map (:mod:`sgfcheck.scoring.referee`): seki and false eyes not territory."""
+    MARKED = "marked"
+    """The record's territory marks (TB/TW) as they stand, as the server that wrote them."""
+
 
 AREA_KOMI = 7.0
 """Komi at or above this is sized for area counting (7.5 Chinese, 7 New Zealand)."""
@@ -49,10 +65,14 @@ class Reading:
     possible: bool = True
     """False for the record's own reading when the record contradicts it (a half-point result
     with an integer komi): counted and shown, never matched."""
+    counting: Counting = Counting.REFEREE
 
     @property
     def label(self) -> str:
-        return f"{self.ruleset.name} with komi {self.ruleset.komi:g}"
+        label = f"{self.ruleset.name} with komi {self.ruleset.komi:g}"
+        if self.counting is Counting.MARKED:
+            label += ", territory as marked (TB/TW)"
+        return label
 
 
 def _half_point(result: Result) -> bool:
@@ -107,6 +127,16 @@ def readings(game: GameRecord, context: GameContext, result: Result,
                            (Finding(F.RES_RULES_INFERRED, "no RU: the record says nothing of the "
                                     "rules; chinese read beside the default japanese"),)))
     return out
+
+
+def marked_readings(found: list[Reading], parting: str) -> list[Reading]:
+    """Each possible reading again with the record's territory marks as the territory counted
+    (``parting``: where the marks and the referee's map part, in words)."""
+    note = Finding(F.RES_SERVER_COUNT, "the territory the record marks (TB/TW) counted as it "
+                   f"stands, as the server that wrote it counts; a referee's count differs: "
+                   f"{parting}")
+    return [replace(r, own=False, counting=Counting.MARKED, assumptions=(*r.assumptions, note))
+            for r in found if r.possible]
 
 
 def _integer_margin(result: Result) -> bool:

@@ -82,27 +82,31 @@ class Score:
         return (BLACK, self.black), (WHITE, self.white)
 
 
-def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int) -> Score:
-    """Count a position under one ruleset."""
+def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
+          marked: dict[Colour, set[int]] | None = None) -> Score:
+    """Count a position under one ruleset: the empty points of the referee's map, or, with
+    ``marked``, each colour's marked territory as it stands (the server's count)."""
     b, w = Side(), Side()
     notes: list[str] = []
     sides = {BLACK: b, WHITE: w}
-    exclude_seki = ruleset.tax is not Tax.NONE
+    exclude_seki = ruleset.tax is not Tax.NONE and marked is None
     territory = ruleset.scoring is Scoring.TERRITORY or ruleset.pass_stones
     for c, side in sides.items():
-        side.empty = position.empty[c]
+        side.empty = position.empty[c] if marked is None else len(marked[c])
         if exclude_seki:
             side.seki_excluded = len(position.seki_empty[c])
         if territory:
             side.prisoners = replay.prisoners[c]
             side.dead = position.dead[c.opponent]
-            if ruleset.scoring is Scoring.TERRITORY:
+            if ruleset.scoring is Scoring.TERRITORY and marked is None:
                 seki = set(position.seki_empty[c]) if exclude_seki else set()
                 side.must_fill = sum(1 for p in position.must_fill[c] if p not in seki)
         else:
             side.stones = position.stones[c]
         if ruleset.tax is Tax.ALL:
             side.tax = 2 * position.groups[c]
+    if marked is not None:
+        notes.append("territory as the record marks it (TB/TW), counted as it stands")
     if ruleset.pass_stones:
         method = Method.TERRITORY_PASS_STONES
         b.pass_stones = replay.passes[WHITE]

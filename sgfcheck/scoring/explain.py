@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.replay.replay import Replay
-from sgfcheck.scoring.count import Score
+from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.scoring.count import Score, counted_points
 from sgfcheck.scoring.position import Position
 
 
@@ -44,6 +45,18 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
             counted, not_counted = (a, b) if base.ruleset.seki_territory else (b, a)
             lines.append(f"  {len(seki)} point(s) in seki at {names} count under {counted} "
                          f"but not as {not_counted} territory")
+        fill = {c: sorted(position.must_fill[c]) for c in (BLACK, WHITE)}
+        fill_counted = {r.ruleset.name: bool(r.black.must_fill or r.white.must_fill)
+                        for r in (base, other)}
+        if fill[BLACK] + fill[WHITE] and fill_counted[a] != fill_counted[b]:
+            board = position.board
+            counted, not_counted = (b, a) if fill_counted[a] else (a, b)
+            for colour in (BLACK, WHITE):
+                if fill[colour]:
+                    names = ", ".join(board.name(p) for p in fill[colour])
+                    lines.append(f"  {len(fill[colour])} point(s) {colour.word} must still fill "
+                                 f"(false eyes, connections) at {names} count under "
+                                 f"{counted} but are not {not_counted} territory")
         if other.black.pass_stones or other.white.pass_stones:
             lines.append(f"  {b}: Black receives {other.black.pass_stones} and White "
                          f"{other.white.pass_stones} pass stone(s)")
@@ -51,3 +64,31 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
         lines.append(f"the winner flips between {a} ({base.result_text}) and "
                      f"{b} ({other.result_text})")
     return lines
+
+
+def marks_against_referee(position: Position, ruleset: Ruleset,
+                          marked: dict[Colour, set[int]]) -> str | None:
+    """Where a record's territory marks and the referee's count part, point by point (None
+    where they agree): the marked points the referee does not count, and why, and the points it
+    counts that the marks leave out."""
+    counted = counted_points(position, ruleset)
+    board = position.board
+    parts = []
+    for colour in (BLACK, WHITE):
+        mine = {p for p, c in counted.territory.items() if c == colour}
+        extra = sorted(marked[colour] - mine)
+        missing = sorted(mine - marked[colour])
+        why: dict[str, list[str]] = {}
+        for p in extra:
+            reason = ("in seki" if p in counted.seki else
+                      "to fill" if p in counted.fill else
+                      "not enclosed by its stones alone")
+            why.setdefault(reason, []).append(board.name(p))
+        for reason, names in why.items():
+            parts.append(f"{colour.word}'s marks count {len(names)} point(s) {reason} "
+                         f"({', '.join(names)})")
+        if missing:
+            left_out = ", ".join(board.name(p) for p in missing)
+            parts.append(f"{colour.word}'s marks leave out {len(missing)} point(s) of its "
+                         f"territory ({left_out})")
+    return "; ".join(parts) or None
