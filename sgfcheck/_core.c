@@ -96,7 +96,7 @@ static Contract contracts[C_COUNT] = {
     {"Move", {"colour", "point", "node", "forced", NULL}, NULL},
     {"Setup", {"node", "black", "white", "empty", "player", NULL}, NULL},
     {"Note", {"kind", "move", "a", "b", NULL}, NULL},
-    {"WalkRequest", {"width", "height", "ko", "free_handicap", "upto", "white_passes_last", NULL},
+    {"WalkRequest", {"width", "height", "ko", "free_handicap", "upto", "white_passes_last", "button", NULL},
      NULL},
     {"Walked", {"position", "hash", "notes", "extra_passes", "moves", "prisoners", "passes",
                 "plays", "setup", "first_pass", "last_pass", "ended_by", "cycle", NULL}, NULL},
@@ -424,13 +424,13 @@ static int note(PyObject *notes, int kind, int move, long a, long b) {
 
 /* walk(request: WalkRequest, events: list of Move and Setup) -> Walked */
 static PyObject *walk(PyObject *self, PyObject *args) {
-    int w, h, ko_rule, free_handicap, upto, white_passes_last;
+    int w, h, ko_rule, free_handicap, upto, white_passes_last, button;
     PyObject *request, *events;
     (void)self;
     if (!PyArg_ParseTuple(args, "OO!", &request, &PyList_Type, &events)) return NULL;
     {
-        int *into[6] = {&w, &h, &ko_rule, &free_handicap, &upto, &white_passes_last};
-        for (int k = 0; k < 6; k++) {
+        int *into[7] = {&w, &h, &ko_rule, &free_handicap, &upto, &white_passes_last, &button};
+        for (int k = 0; k < 7; k++) {
             PyObject *v = field(C_WALK_REQUEST, request, k);
             if (!v) return NULL;
             *into[k] = (int)PyLong_AsLong(v);
@@ -551,8 +551,15 @@ static PyObject *walk(PyObject *self, PyObject *args) {
         }
         if (is_pass) {
             passes[c]++;
-            if (!first_pass) first_pass = c;
             last_pass = c;
+            if (button && !first_pass) { /* the button: see replay._walk */
+                first_pass = c;
+                ko_point = -1;
+                in_cycle = 0;
+                START_HISTORY();
+                continue;
+            }
+            if (!first_pass) first_pass = c;
             consecutive++;
             if (consecutive >= 2 && ended_by < 0) ended_by = move_no;
             else if (consecutive > 2 && !(consecutive == 3 && white_passes_last && c == 2)) {

@@ -85,8 +85,8 @@ def random_line(rng: random.Random, width: int, height: int) -> Line:
 
 
 def walk_both(line: Line, width: int, height: int, ko: int, free: int,
-              upto: int) -> tuple[replay.Walked, replay.Walked]:
-    request = replay.WalkRequest(width, height, ko, free, upto, 1)
+              upto: int, button: int = 0) -> tuple[replay.Walked, replay.Walked]:
+    request = replay.WalkRequest(width, height, ko, free, upto, 1, button)
     a = replay._walk(request, line.events)
     assert COMPILED is not None
     b = COMPILED.walk(request, line.events)
@@ -103,7 +103,7 @@ def test_random_games_walk_identically() -> None:
         free = rng.choice([0, 0, 0, 2, 4])
         upto = rng.choice([-1, -1, -1, rng.randrange(0, 60)])
         for ko in range(4):
-            a, b = walk_both(line, width, height, ko, free, upto)
+            a, b = walk_both(line, width, height, ko, free, upto, button=i % 2)
             assert a == b, (i, width, height, ko)
             for note in a.notes:
                 assert type(note) is replay.Note

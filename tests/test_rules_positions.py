@@ -156,3 +156,33 @@ def test_rectangular_board_and_tt_is_a_point_on_wide_boards() -> None:
     assert g.illegal_moves == []
     assert g.replay is not None
     assert g.replay.passes == {BLACK: 1, WHITE: 1}  # B[tt] and W[]: 19 wide, so tt is a pass
+
+
+def test_the_button_pass_neither_ends_the_game_nor_lets_a_position_repeat_across_it() -> None:
+    # KataGo's button (aga-button): White's first pass (move 2) takes half a point and starts
+    # the repetition history again, so White's ko retake at move 4 is legal although it
+    # recreates the start's situation; the game ends at move 6, not 3.
+    g = game("button-ko.sgf")
+    assert g.replay is not None
+    assert codes(g, "RUL") == []
+    assert (g.replay.first_pass, g.replay.ended_by_passes) == (WHITE, 6)
+    # Without the button the same moves end the game at move 3, and the retake comes after the
+    # end and repeats the start's situation (situational superko).
+    g = game("button-ko.sgf", rules="aga")
+    assert codes(g, "RUL") == [("RUL010", 4, "B3"), ("RUL006", 4, "B3")]
+
+
+def test_the_button_is_half_a_point_to_the_first_player_to_pass() -> None:
+    from conftest import FIXTURES
+
+    from sgfcheck.scoring.adjudicate import score_file
+    from sgfcheck.settings import DeadStoneChoice, Settings
+
+    report = score_file(FIXTURES / "button-ko.sgf", Settings(
+        compare=("aga",), dead_stones=DeadStoneChoice.NONE))
+    button, aga = report.games[0].scores
+    # Area: Black 3 stones; White 4 stones, the point C3 and komi 7, and the button.
+    assert (button.white.pass_bonus, button.black.pass_bonus) == (0.5, 0.0)
+    assert (button.black.total, button.white.total, button.result_text) == (3, 12.5, "W+9.5")
+    # AGA counts the same passes as pass stones instead (two each): no button.
+    assert (aga.black.pass_bonus, aga.white.pass_bonus, aga.result_text) == (0.0, 0.0, "W+8")

@@ -97,6 +97,9 @@ class WalkRequest(NamedTuple):
     """Stop after this many moves; -1 for all."""
     white_passes_last: int
     """1 when White's extra pass after Black's is part of the rules (AGA)."""
+    button: int
+    """1 when the first pass takes the button (KataGo): it does not count towards the two
+    passes that end the game, and the repetition history starts again after it."""
 
 
 @core.contract
@@ -129,7 +132,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     # HA with the stones played as Black's first moves: those are not the same colour twice.
     free_handicap = game.handicap if game.handicap_placement is HandicapPlacement.PLAYED else 0
     request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
-                          -1 if upto is None else upto, int(ruleset.white_passes_last))
+                          -1 if upto is None else upto, int(ruleset.white_passes_last),
+                          int(ruleset.first_pass_bonus > 0))
     done: Walked
     if core.compiled is not None:
         done = core.compiled.walk(request, line.events)
@@ -290,7 +294,7 @@ def _force(f: Finding) -> None:
 
 def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
     """Replay the events: the position and notes of everything the rules have to say."""
-    w, h, ko_number, free_handicap, upto, white_passes_last = request
+    w, h, ko_number, free_handicap, upto, white_passes_last, button = request
     board = Board(w, h)
     notes: list[Note] = []
     positional, situational, natural = ko_number == 1, ko_number == 2, ko_number == 3
@@ -360,9 +364,17 @@ def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
             point = None
         if point is None:
             passes[c] += 1
+            last_pass = c
+            if button and not first_pass:
+                # The first pass takes the button: it is not one of the two passes that end
+                # the game, and no position before it can be repeated after it.
+                first_pass = c
+                ko_point = -1
+                in_cycle = False
+                start_history()
+                continue
             if not first_pass:
                 first_pass = c
-            last_pass = c
             consecutive_passes += 1
             if consecutive_passes >= 2 and ended_by < 0:
                 ended_by = move_no
