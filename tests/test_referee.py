@@ -237,3 +237,23 @@ def test_narrow_boards_need_no_special_case() -> None:
     """)
     assert results(game) == {"japanese": "jigo (draw)", "chinese": "jigo (draw)",
                              "aga": "jigo (draw)"}
+
+
+def test_the_python_referee_walks_any_number_of_groups_without_recursion() -> None:
+    # A checkerboard of single black stones: 181 groups, every empty point an eye touching
+    # four of them. The false-eye search walks from group to group; with recursion it needed a
+    # frame per group and failed past Python's limit on large boards (52x52: 1,352 groups).
+    import inspect
+    import sys
+
+    width = 19
+    stone = [1 if (p // width + p % width) % 2 == 0 else 0 for p in range(width * width)]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 80)
+    try:
+        ref = referee_map_pure(stone, set(), width, width, neighbours_for(width, width))
+    finally:
+        sys.setrecursionlimit(limit)
+    # Every empty point is an eye of Black's one region: territory, none of it false.
+    assert ref.territory == [0 if s else BLACK for s in stone]
+    assert not any(ref.false_eye) and ref.groups[BLACK] == 1

@@ -404,19 +404,22 @@ class _Analysis:
 
     def _comes_round(self, home: _Eye, point: int, first_group: int) -> bool:
         """Whether ``first_group`` reaches every side of ``point`` (its sides inside the
-        region) other than through the point, or an eye worth something."""
+        region) other than through the point, or an eye worth something.
+
+        The groups reached are the closure of: a group's other eyes lead to their groups; the
+        eye's own points, spread from a group without crossing ``point``, lead to the groups
+        beside them. The answer depends on that closure only, not on the order it is walked in
+        (the compiled core walks it depth first)."""
         nbrs, eyes, group_eyes = self.nbrs, self.eyes, self.group_eyes
         needed = sum(1 for q in nbrs[point] if self.region[q] == home.region)
         beside = set(nbrs[point])
         sides: set[int] = set()
-        seen_groups: set[int] = set()
+        seen_groups = {first_group}
         seen_eyes: set[int] = set()
         used = {point}
-
-        def search(g: int) -> bool:
-            if g in seen_groups:
-                return False
-            seen_groups.add(g)
+        todo = [first_group]
+        while todo:
+            g = todo.pop()
             for eid, stones in group_eyes[g].items():
                 if eid in seen_eyes:
                     continue
@@ -434,19 +437,19 @@ class _Analysis:
                     if len(sides) >= needed:
                         return True
                     for g2, from_points in home.groups.items():
-                        if from_points & reached and search(g2):
-                            return True
+                        if g2 not in seen_groups and from_points & reached:
+                            seen_groups.add(g2)
+                            todo.append(g2)
                 else:
                     seen_eyes.add(eid)
                     other = eyes[eid]
                     if other.value > 0:
                         return True
                     for g2 in other.groups:
-                        if search(g2):
-                            return True
-            return False
-
-        return search(first_group)
+                        if g2 not in seen_groups:
+                            seen_groups.add(g2)
+                            todo.append(g2)
+        return False
 
     # --- 6. eye values ------------------------------------------------------------------------
 
