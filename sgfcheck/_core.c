@@ -1456,7 +1456,7 @@ typedef struct {
     unsigned char false1[MAXP], fill[MAXP];
     /* search state */
     int mark_group[MAXP], mark_eye[MAXP], mark_used[MAXP], mark_reached[MAXP], gen, rgen;
-    int todo[MAXP];
+    int todo[MAXP], queue[MAXP], reached[MAXP], nreached;
 } Ref;
 
 static int ref_add_contact(Ref *R, int e, int gr, int p, int s) {
@@ -1567,97 +1567,14 @@ static int ref_playable(Ref *R, int p, int pla) {
     return 0;
 }
 
-/* The search of _comes_round: from group gr, can the point's other sides be reached? */
+/* _comes_round: from first_group, can the point's other sides be reached (or an eye worth
+ * something)? The groups reached are a closure (see the Python reference); it is walked breadth
+ * first with a queue, each group once, which finds the sides near the point soonest. */
 typedef struct { int home, point, needed, nsides, sides[4], pass2; } Round;
 
-static int ref_search(Ref *R, Round *S, int gr) {
-    const Geo *g = R->g;
-    if (R->mark_group[gr] == R->gen) return 0;
-    R->mark_group[gr] = R->gen;
-    for (int ci = R->by_group_start[gr]; ci < R->by_group_start[gr + 1]; ) {
-        int eid = R->c_eye[R->by_group[ci]];
-        int cj = ci;
-        while (cj < R->by_group_start[gr + 1] && R->c_eye[R->by_group[cj]] == eid) cj++;
-        /* contacts ci..cj-1: group gr and eye eid */
-        if (R->mark_eye[eid] == R->gen) { ci = cj; continue; }
-        if (eid == S->home) {
-            for (int x = ci; x < cj; x++) {
-                int s = R->c_stone[R->by_group[x]];
-                for (int k = 0; k < g->nn[S->point]; k++)
-                    if (g->nb[S->point][k] == s) {
-                        int have = 0;
-                        for (int t = 0; t < S->nsides; t++) if (S->sides[t] == s) have = 1;
-                        if (!have) S->sides[S->nsides++] = s;
-                    }
-            }
-            if (S->nsides >= S->needed) return 1;
-            /* spread within the eye from its points beside this group, not through used ones */
-            R->rgen++;
-            int sp = 0, nreached = 0, hit_real = 0;
-            for (int x = ci; x < cj; x++) {
-                int p = R->c_point[R->by_group[x]];
-                if (R->mark_used[p] == R->gen || R->mark_reached[p] == R->rgen) continue;
-                R->mark_reached[p] = R->rgen; R->todo[sp++] = p;
-            }
-            int *reached = PyMem_Malloc(sizeof(int) * (size_t)(R->eye_start[eid + 1] - R->eye_start[eid] + 1));
-            if (!reached) return -1;
-            while (sp) {
-                int p = R->todo[--sp];
-                reached[nreached++] = p;
-                for (int k = 0; k < g->nn[p]; k++) {
-                    int q = g->nb[p][k];
-                    if (R->eye[q] == eid && R->mark_used[q] != R->gen && R->mark_reached[q] != R->rgen) {
-                        R->mark_reached[q] = R->rgen; R->todo[sp++] = q;
-                    }
-                }
-            }
-            if (!nreached) { PyMem_Free(reached); ci = cj; continue; }
-            for (int i = 0; i < nreached; i++) {
-                int p = reached[i];
-                R->mark_used[p] = R->gen;
-                if (S->pass2 && R->eye_value[eid] > 0 && !R->false1[p]) hit_real = 1;
-            }
-            if (hit_real) { PyMem_Free(reached); return 1; }
-            for (int i = 0; i < nreached; i++) {
-                int p = reached[i];
-                for (int k = 0; k < g->nn[S->point]; k++)
-                    if (g->nb[S->point][k] == p) {
-                        int have = 0;
-                        for (int t = 0; t < S->nsides; t++) if (S->sides[t] == p) have = 1;
-                        if (!have) S->sides[S->nsides++] = p;
-                    }
-            }
-            if (S->nsides >= S->needed) { PyMem_Free(reached); return 1; }
-            /* the groups beside the points reached (reached marks stay valid: rgen is ours
-             * until the next spread, so take the list of groups first) */
-            int ng = 0;
-            int *next = PyMem_Malloc(sizeof(int) * (size_t)(R->by_eye_start[eid + 1] - R->by_eye_start[eid] + 1));
-            if (!next) { PyMem_Free(reached); return -1; }
-            for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
-                int c = R->by_eye[x];
-                if (R->mark_reached[R->c_point[c]] == R->rgen) {
-                    int g2 = R->c_group[c], have = 0;
-                    for (int t = 0; t < ng; t++) if (next[t] == g2) have = 1;
-                    if (!have) next[ng++] = g2;
-                }
-            }
-            PyMem_Free(reached);
-            for (int t = 0; t < ng; t++) {
-                int r = ref_search(R, S, next[t]);
-                if (r) { PyMem_Free(next); return r; }
-            }
-            PyMem_Free(next);
-        } else {
-            R->mark_eye[eid] = R->gen;
-            if (S->pass2 && R->eye_value[eid] > 0) return 1;
-            for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
-                int r = ref_search(R, S, R->c_group[R->by_eye[x]]);
-                if (r) return r;
-            }
-        }
-        ci = cj;
-    }
-    return 0;
+static void round_side(Round *S, int s) {
+    for (int t = 0; t < S->nsides; t++) if (S->sides[t] == s) return;
+    if (S->nsides < 4) S->sides[S->nsides++] = s;
 }
 
 static int ref_comes_round(Ref *R, int home, int point, int first_group, int pass2) {
@@ -1668,7 +1585,75 @@ static int ref_comes_round(Ref *R, int home, int point, int first_group, int pas
         if (R->region[g->nb[point][k]] == R->eye_region[home]) S.needed++;
     R->gen++;
     R->mark_used[point] = R->gen;
-    return ref_search(R, &S, first_group);
+    int *queue = R->queue, head = 0, tail = 0;
+    queue[tail++] = first_group;
+    R->mark_group[first_group] = R->gen;
+    while (head < tail) {
+        int gr = queue[head++];
+        for (int ci = R->by_group_start[gr]; ci < R->by_group_start[gr + 1]; ) {
+            int eid = R->c_eye[R->by_group[ci]];
+            int cj = ci;
+            while (cj < R->by_group_start[gr + 1] && R->c_eye[R->by_group[cj]] == eid) cj++;
+            /* contacts ci..cj-1: group gr and eye eid */
+            if (R->mark_eye[eid] == R->gen) { ci = cj; continue; }
+            if (eid == home) {
+                for (int x = ci; x < cj; x++) {
+                    int st = R->c_stone[R->by_group[x]];
+                    for (int k = 0; k < g->nn[point]; k++)
+                        if (g->nb[point][k] == st) round_side(&S, st);
+                }
+                if (S.nsides >= S.needed) return 1;
+                /* spread within the eye from its points beside this group, not through used ones */
+                R->rgen++;
+                int sp = 0, first = R->nreached;
+                for (int x = ci; x < cj; x++) {
+                    int p = R->c_point[R->by_group[x]];
+                    if (R->mark_used[p] == R->gen || R->mark_reached[p] == R->rgen) continue;
+                    R->mark_reached[p] = R->rgen; R->todo[sp++] = p;
+                }
+                while (sp) {
+                    int p = R->todo[--sp];
+                    R->reached[R->nreached++] = p;
+                    for (int k = 0; k < g->nn[p]; k++) {
+                        int q = g->nb[p][k];
+                        if (R->eye[q] == eid && R->mark_used[q] != R->gen
+                            && R->mark_reached[q] != R->rgen) {
+                            R->mark_reached[q] = R->rgen; R->todo[sp++] = q;
+                        }
+                    }
+                }
+                int last = R->nreached;
+                R->nreached = first;
+                if (last == first) { ci = cj; continue; }
+                int hit_real = 0;
+                for (int i = first; i < last; i++) {
+                    int p = R->reached[i];
+                    R->mark_used[p] = R->gen;
+                    if (S.pass2 && R->eye_value[eid] > 0 && !R->false1[p]) hit_real = 1;
+                    for (int k = 0; k < g->nn[point]; k++)
+                        if (g->nb[point][k] == p) round_side(&S, p);
+                }
+                if (hit_real || S.nsides >= S.needed) return 1;
+                /* the groups beside the points reached */
+                for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
+                    int c = R->by_eye[x];
+                    int g2 = R->c_group[c];
+                    if (R->mark_reached[R->c_point[c]] == R->rgen && R->mark_group[g2] != R->gen) {
+                        R->mark_group[g2] = R->gen; queue[tail++] = g2;
+                    }
+                }
+            } else {
+                R->mark_eye[eid] = R->gen;
+                if (S.pass2 && R->eye_value[eid] > 0) return 1;
+                for (int x = R->by_eye_start[eid]; x < R->by_eye_start[eid + 1]; x++) {
+                    int g2 = R->c_group[R->by_eye[x]];
+                    if (R->mark_group[g2] != R->gen) { R->mark_group[g2] = R->gen; queue[tail++] = g2; }
+                }
+            }
+            ci = cj;
+        }
+    }
+    return 0;
 }
 
 /* false[] for every eye point beside a group: see Analysis.false_points. `among`: only these. */

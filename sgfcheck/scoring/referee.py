@@ -408,8 +408,8 @@ class _Analysis:
 
         The groups reached are the closure of: a group's other eyes lead to their groups; the
         eye's own points, spread from a group without crossing ``point``, lead to the groups
-        beside them. The answer depends on that closure only, not on the order it is walked in
-        (the compiled core walks it depth first)."""
+        beside them. The answer depends on that closure only, not on the order it is walked
+        in."""
         nbrs, eyes, group_eyes = self.nbrs, self.eyes, self.group_eyes
         needed = sum(1 for q in nbrs[point] if self.region[q] == home.region)
         beside = set(nbrs[point])
@@ -417,9 +417,11 @@ class _Analysis:
         seen_groups = {first_group}
         seen_eyes: set[int] = set()
         used = {point}
-        todo = [first_group]
-        while todo:
-            g = todo.pop()
+        todo = [first_group]  # breadth first: the sides near the point are found soonest
+        head = 0
+        while head < len(todo):
+            g = todo[head]
+            head += 1
             for eid, stones in group_eyes[g].items():
                 if eid in seen_eyes:
                     continue
