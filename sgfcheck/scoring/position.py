@@ -99,21 +99,20 @@ def _referee_reading(position: Position) -> _Referee:
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     must_fill: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
+    seki, territory, colour = ref.seki, ref.territory, position.colour
+    # An empty point only one colour reaches (owner 1 or 2; stones have owner 0) that the
+    # referee does not count for it: enclosed by a group in seki, or a point to fill.
     owner = position.owner
-    for p, here in enumerate(position.colour):
-        if here != EMPTY:
-            if ref.seki[p] == here:
-                seki_stones[Colour(here)].append(p)
-            continue
+    differ = [p for p, (own, counted) in enumerate(zip(owner, territory, strict=True))
+              if own != counted]
+    for p in differ:
         own = owner[p]
-        if own not in COLOURS or ref.territory[p] == own:
-            continue
-        # An empty point only one colour reaches that the referee does not count for it:
-        # enclosed by a group in seki, or a point that colour must still fill.
-        if ref.seki[p] == own:
-            seki_empty[Colour(own)].append(p)
-        else:
-            must_fill[Colour(own)].append(p)
+        if own == 1 or own == 2:
+            (seki_empty if seki[p] == own else must_fill)[Colour(own)].append(p)
+    if any(seki):
+        for p, here in enumerate(colour):
+            if here and seki[p] == here:
+                seki_stones[Colour(here)].append(p)
     groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
     return _Referee(ref, seki_empty, seki_stones, groups, must_fill)
 

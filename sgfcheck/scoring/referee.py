@@ -137,12 +137,12 @@ class RefereeMap:
     seki: list[int]
     """The colour of the group in seki a point belongs to (its stones and the empty points and
     dead stones it encloses), 0 elsewhere."""
-    false_eye: list[bool]
-    """An eye point that does not help its group live."""
-    to_fill: list[bool]
-    """A false eye its owner must still fill: not territory."""
-    dame: list[bool]
-    """Reached by both colours (or walled off from both): nobody's."""
+    false_eye: list[int]
+    """1 on an eye point that does not help its group live (0 elsewhere)."""
+    to_fill: list[int]
+    """1 on a false eye its owner must still fill: not territory."""
+    dame: list[int]
+    """1 on a point reached by both colours (or walled off from both): nobody's."""
     eye_value: list[int]
     """What the eye holding the point is worth (0, 1, 2); 0 outside eyes."""
     groups: dict[int, int] = field(default_factory=dict)
@@ -162,9 +162,8 @@ def referee_map(stone: Sequence[int], dead: Collection[int], width: int, height:
         flags[p] = 1
     territory, seki, false_eye, to_fill, dame, values, black, white = fast.referee(
         bytes(stone), bytes(flags), width, height)
-    return RefereeMap(list(territory), list(seki), [b == 1 for b in false_eye],
-                      [b == 1 for b in to_fill], [b == 1 for b in dame], list(values),
-                      {BLACK: black, WHITE: white})
+    return RefereeMap(list(territory), list(seki), list(false_eye), list(to_fill), list(dame),
+                      list(values), {BLACK: black, WHITE: white})
 
 
 def referee_map_pure(stone: Sequence[int], dead: Collection[int], width: int, height: int,
@@ -380,7 +379,8 @@ class _Analysis:
                     and chain_region[chain[p]] == rid
                     and not strict[3 - colour][p]):
                 territory[p] = colour
-        return RefereeMap(territory, seki, false_point, unscored, dame, eye_value, groups)
+        return RefereeMap(territory, seki, [int(b) for b in false_point],
+                          [int(b) for b in unscored], [int(b) for b in dame], eye_value, groups)
 
     # --- 5. false eyes ------------------------------------------------------------------------
 
