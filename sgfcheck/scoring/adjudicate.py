@@ -87,7 +87,10 @@ class GameScore:
     explanations: list[str] = field(default_factory=list)
     result_check: ResultCheck | None = None
     readings: list[Reading] = field(default_factory=list)
-    """The record's own reading and those its convention allows."""
+    """The record's own reading and those its convention allows (the territory marks' reading
+    is added when the result check weighs them all)."""
+    readings_fixed: bool = False
+    """The user chose the rules, the komi or the move: the record's own reading only."""
     outcomes: list[Outcome] = field(default_factory=list)
     """The counts the result check weighed: each reading, each way the doubtful chains go
     (empty when the own reading as judged gave the result at once)."""
@@ -155,12 +158,8 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
     out.final = rep.ended_by_passes is not None and settings.move is None
-    fixed = settings.user_rules or settings.move is not None
-    out.readings = readings(game, context, report.result, fixed=fixed)
-    if dead.territory is not None and not fixed:
-        parting = marks_against_referee(position, own, dead.territory)
-        if parting is not None:
-            out.readings += marked_readings(out.readings, parting)
+    out.readings_fixed = settings.user_rules or settings.move is not None
+    out.readings = readings(game, context, report.result, fixed=out.readings_fixed)
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
     out.doubts = record_doubts(game)
     out.komi_unknown = (None if context.komi_known or settings.komi is not None
@@ -187,6 +186,12 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
         (how, analyse(rep.board, stones))
         for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))]
     handicap = game.check.game.handicap
+    if (dead.territory is not None and not game.readings_fixed
+            and all(r.counting is not Counting.MARKED for r in game.readings)):
+        # Where the record's territory marks part from the referee's count, they are read too.
+        parting = marks_against_referee(position, game.scores[0].ruleset, dead.territory)
+        if parting is not None:
+            game.readings += marked_readings(game.readings, parting)
     outcomes = []
     for reading in game.readings:
         marked = dead.territory if reading.counting is Counting.MARKED else None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset, Scoring, Tax
-from sgfcheck.scoring.position import Position, empty_owners
+from sgfcheck.scoring.position import Position
 from sgfcheck.strenum import StrEnum
 
 
@@ -173,7 +173,7 @@ def counted_points(position: Position, ruleset: Ruleset) -> CountedPoints:
     every colour, ``len`` of its territory here equals ``empty - seki_excluded - must_fill``."""
     exclude_seki = ruleset.tax is not Tax.NONE
     territory_counting = ruleset.scoring is Scoring.TERRITORY
-    owner = empty_owners(position.colour, position.board.neighbours)
+    owner = position.owner
     seki: set[int] = set()
     fill: set[int] = set()
     if exclude_seki:
