@@ -725,21 +725,16 @@ static PyObject *int_list(const int *v, int n) {
     return l;
 }
 
-/* areas(colour, owner, w, h, fill_black, fill_white) -> Areas: see position.areas. fill_* are
- * bytes flags per point (own points of that colour counted as dame), or None. */
+/* areas(colour, owner, w, h) -> Areas: see position.areas. */
 static PyObject *areas(PyObject *self, PyObject *args) {
-    Py_buffer col, own; int w, h; PyObject *fb, *fw; Geo *g;
-    if (!PyArg_ParseTuple(args, "y*y*iiOO", &col, &own, &w, &h, &fb, &fw)) return NULL;
+    Py_buffer col, own; int w, h; Geo *g;
+    if (!PyArg_ParseTuple(args, "y*y*ii", &col, &own, &w, &h)) return NULL;
     PyObject *out = NULL, *area_list = NULL, *list = NULL;
     if (get_board(&col, &w, &h, &g) < 0 || own.len != col.len) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "owner array size");
         goto done;
     }
     const unsigned char *c = col.buf, *owner = own.buf;
-    const unsigned char *fill[3] = {NULL, NULL, NULL};
-    if (fb != Py_None) fill[1] = (const unsigned char *)PyBytes_AsString(fb);
-    if (fw != Py_None) fill[2] = (const unsigned char *)PyBytes_AsString(fw);
-    if (PyErr_Occurred()) goto done;
     int n = g->n;
     int area_of[MAXP], members[MAXP], through[MAXP], stones[MAXP], owns[MAXP];
     for (int p = 0; p < n; p++) { area_of[p] = -1; through[p] = -1; }
@@ -748,7 +743,6 @@ static PyObject *areas(PyObject *self, PyObject *args) {
     for (int start = 0; start < n; start++) {
         int cs = c[start];
         if (cs == EMPTY || area_of[start] >= 0) continue;
-        const unsigned char *f = fill[cs];
         area_of[start] = start;
         int nm = 0;
         members[nm++] = start;
@@ -757,7 +751,7 @@ static PyObject *areas(PyObject *self, PyObject *args) {
                 int q = g->nb[members[i]][k];
                 if (area_of[q] >= 0 || through[q] == start) continue;
                 int qc = c[q];
-                if (qc == EMPTY && (owner[q] == 3 || (f && f[q]))) {
+                if (qc == EMPTY && owner[q] == 3) {
                     through[q] = start; members[nm++] = q;
                 } else if (qc == cs || (qc == EMPTY && owner[q] == cs)) {
                     area_of[q] = start; members[nm++] = q;
@@ -767,7 +761,7 @@ static PyObject *areas(PyObject *self, PyObject *args) {
         for (int i = 0; i < nm; i++) {
             int p = members[i];
             if (c[p] == cs) stones[ns++] = p;
-            else if (c[p] == EMPTY && owner[p] == cs && !(f && f[p])) owns[no++] = p;
+            else if (c[p] == EMPTY && owner[p] == cs) owns[no++] = p;
         }
         PyObject *s = int_list(stones, ns), *o = int_list(owns, no);
         PyObject *t = (s && o) ? make(C_AREA, Py_BuildValue("(iiNN)", start, cs, s, o)) : NULL;

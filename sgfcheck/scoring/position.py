@@ -178,10 +178,9 @@ class Census(NamedTuple):
     stones_white: int
 
 
-def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
-          neutral: dict[Colour, set[int]] | None = None) -> Areas:
+def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]]) -> Areas:
     """Areas: stones of one colour joined through their own empty points and through dame (as
-    CGoban does). ``neutral[c]`` are own points of c that count as dame (points to fill)."""
+    CGoban does)."""
     n = len(colour)
     area_of = [-1] * n
     out: list[Area] = []
@@ -189,7 +188,6 @@ def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
         c = colour[start]
         if c == EMPTY or area_of[start] >= 0:
             continue
-        fill = neutral[Colour(c)] if neutral else set()
         area_of[start] = start
         members = [start]
         through: set[int] = set()  # dame passed through: shared by both colours' areas
@@ -199,7 +197,7 @@ def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
                 if area_of[q] >= 0 or q in through:
                     continue
                 qc = colour[q]
-                if qc == EMPTY and (owner[q] == 3 or q in fill):
+                if qc == EMPTY and owner[q] == 3:
                     through.add(q)
                     members.append(q)
                 elif qc == c or (qc == EMPTY and owner[q] == c):
@@ -207,7 +205,7 @@ def areas(colour: list[int], owner: Sequence[int], nbrs: list[tuple[int, ...]],
                     members.append(q)
             i += 1
         stones = [p for p in members if colour[p] == c]
-        own = [p for p in members if colour[p] == EMPTY and owner[p] == c and p not in fill]
+        own = [p for p in members if colour[p] == EMPTY and owner[p] == c]
         out.append(Area(start, c, stones, own))
     return Areas(area_of, out)
 
@@ -255,6 +253,6 @@ def area_map(colour: list[int], board: Board) -> list[int]:
     if core.compiled is not None:
         packed = bytes(colour)
         owner = core.compiled.empty_owners(packed, board.width, board.height)
-        found: Areas = core.compiled.areas(packed, owner, board.width, board.height, None, None)
+        found: Areas = core.compiled.areas(packed, owner, board.width, board.height)
         return found.area_of
     return areas(colour, empty_owners(colour, board.neighbours), board.neighbours).area_of
