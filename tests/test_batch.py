@@ -250,6 +250,24 @@ def test_rows_beyond_the_run_state_are_checked_again(archive: Path, tmp_path: Pa
     assert part.read_text() == full.read_text()
 
 
+def test_a_csv_report_whose_state_holds_no_file_keeps_its_header(archive: Path,
+                                                                  tmp_path: Path) -> None:
+    # Killed after the first rows reached the report but before any state line: every row is
+    # beyond the state and is cut, the header stays (it was cut with them).
+    full, status, _, _ = _full_run(archive, tmp_path, kind="csv")
+    part = tmp_path / "part.csv"
+    with pytest.raises(KeyboardInterrupt):
+        write_report([str(archive)], BatchOptions.of(jobs=1), out=part,
+                     progress=_interrupt_after(5))
+    state = part.with_name(part.name + ".state")
+    state.write_text(state.read_text().splitlines(keepends=True)[0])  # the head alone
+    rows = full.read_text().splitlines(keepends=True)
+    part.write_text("".join(rows[:3]))
+    result = runner.invoke(app, ["batch", str(archive), "--resume", str(part), "--jobs", "1"])
+    assert result.exit_code == status, result.output
+    assert part.read_text() == full.read_text()
+
+
 @pytest.mark.parametrize(("option", "said"), [
     (["--komi", "7.5"], "--komi 7.5, not (not given)"),
     (["--dead-stones", "auto"], "--dead-stones auto, not markup"),

@@ -135,23 +135,22 @@ def iter_state(path: Path) -> Iterator[FileOutcome]:
                                  ) from None
 
 
-def report_keys(path: Path, kind: ReportKind) -> list[tuple[Key, int]]:
-    """Each complete row of a report: the key of its file and the byte offset where the row
-    ends (a CSV report escapes line ends inside cells, so every row is one line)."""
-    raw = path.read_bytes()
-    out: list[tuple[Key, int]] = []
+def report_keys(path: Path, kind: ReportKind) -> Iterator[tuple[Key, int]]:
+    """Each complete row of a report, read line by line (a report of millions of games is
+    never held whole): the key of its file and the byte offset where the row ends (a CSV
+    report escapes line ends inside cells, so every row is one line). A last line cut by an
+    interruption is left out."""
     offset = 0
-    lines = raw.split(b"\n")[:-1]  # the last piece: empty, or a line cut by an interruption
-    for number, line in enumerate(lines):
-        offset += len(line) + 1
-        if not line.strip():
-            continue
-        if kind is ReportKind.CSV:
-            if number == 0:
-                continue  # the header
-            (row,) = csv.reader([line.decode("utf-8")])
-            out.append(((row[0], row[1] or None), offset))
-        else:
-            obj = json.loads(line)
-            out.append(((obj["path"], obj.get("member")), offset))
-    return out
+    with open(path, "rb") as fh:
+        for number, line in enumerate(fh):
+            if not line.endswith(b"\n"):
+                return
+            offset += len(line)
+            if not line.strip() or (kind is ReportKind.CSV and number == 0):
+                continue  # a blank line, or the CSV header
+            if kind is ReportKind.CSV:
+                (row,) = csv.reader([line.decode("utf-8")])
+                yield (row[0], row[1] or None), offset
+            else:
+                obj = json.loads(line)
+                yield (obj["path"], obj.get("member")), offset

@@ -176,16 +176,16 @@ def _continue(report: Path, head: dict[str, Any], kind: ReportKind, notes: list[
         raise ReportProblem(f"{report} holds another run: this one has " + "; ".join(differ)
                             + " (give the same inputs and options, or write a new report)")
     finished = {written_key(kind, o.key) for o in iter_state(state)}
-    rows = report_keys(report, kind)
     keep = 0
     held: set[tuple[str, str | None]] = set()
-    for key, end in rows:
+    for key, end in report_keys(report, kind):
         if key not in finished:
             break  # rows beyond the state: a file whose state was not written yet
         held.add(key)
         keep = end
-    if not rows and kind is ReportKind.CSV:
-        keep = len(report.read_bytes().split(b"\n", 1)[0]) + 1  # the header alone
+    if not held and kind is ReportKind.CSV:
+        with open(report, "rb") as header:
+            keep = len(header.readline())  # the header alone
     with open(report, "r+b") as fh:
         fh.truncate(keep)
     if held != finished:
