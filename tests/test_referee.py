@@ -147,6 +147,8 @@ def test_a_dead_throw_in_in_a_false_eye_is_not_territory() -> None:
     japanese = game.scores[0]
     assert (japanese.black.empty, japanese.black.must_fill, japanese.black.dead) == (12, 2, 1)
     assert results(game) == {"japanese": "W+40.5", "chinese": "W+39.5", "aga": "W+38.5"}
+    assert ("  2 point(s) Black must still fill (false eyes, connections) at A9, B9 count under "
+            "chinese but are not japanese territory") in game.explanations
 
 
 def test_score_json_gives_every_point_its_reason() -> None:

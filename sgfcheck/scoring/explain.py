@@ -45,12 +45,12 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
             counted, not_counted = (a, b) if base.ruleset.seki_territory else (b, a)
             lines.append(f"  {len(seki)} point(s) in seki at {names} count under {counted} "
                          f"but not as {not_counted} territory")
-        fill = {c: sorted(position.must_fill[c]) for c in (BLACK, WHITE)}
-        fill_counted = {r.ruleset.name: bool(r.black.must_fill or r.white.must_fill)
-                        for r in (base, other)}
-        if fill[BLACK] + fill[WHITE] and fill_counted[a] != fill_counted[b]:
+        base_fills = bool(base.black.must_fill or base.white.must_fill)
+        other_fills = bool(other.black.must_fill or other.white.must_fill)
+        if base_fills != other_fills:
+            fill = {c: sorted(position.must_fill[c]) for c in (BLACK, WHITE)}
             board = position.board
-            counted, not_counted = (b, a) if fill_counted[a] else (a, b)
+            counted, not_counted = (b, a) if base_fills else (a, b)
             for colour in (BLACK, WHITE):
                 if fill[colour]:
                     names = ", ".join(board.name(p) for p in fill[colour])
