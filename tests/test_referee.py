@@ -259,3 +259,12 @@ def test_the_python_referee_walks_any_number_of_groups_without_recursion() -> No
     # Every empty point is an eye of Black's one region: territory, none of it false.
     assert ref.territory == [0 if s else BLACK for s in stone]
     assert not any(ref.false_eye) and ref.groups[BLACK] == 1
+
+
+def test_the_python_wall_tables_are_kept_for_a_few_board_sizes_only() -> None:
+    # A hostile collection may hold every size from 1x1 to 52x52 (a 52x52 table is 15 MB).
+    from sgfcheck.scoring import referee
+
+    for width in range(1, 31):
+        referee_map_pure([0] * (width * 3), set(), width, 3, neighbours_for(width, 3))
+        assert len(referee._WALL_TABLES) <= referee.WALL_TABLES_KEPT

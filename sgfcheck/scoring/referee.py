@@ -98,6 +98,9 @@ def _wall_cells() -> list[tuple[list[tuple[int, int, str]], list[tuple[int, int]
 
 _WALL_CELLS = _wall_cells()
 
+WALL_TABLES_KEPT = 8
+"""Board sizes whose wall tables are kept (an archive holds few sizes; a hostile one may hold
+every size from 1x1 to 52x52)."""
 _WALL_TABLES: dict[tuple[int, int], list[list[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
 
 
@@ -110,6 +113,8 @@ def _wall_table(width: int, height: int
     table = _WALL_TABLES.get(key)
     if table is not None:
         return table
+    if len(_WALL_TABLES) >= WALL_TABLES_KEPT:
+        _WALL_TABLES.clear()  # a table of 52x52 is 15 MB: a few sizes are kept, not every one
     table = []
     for p in range(width * height):
         row, col = divmod(p, width)
