@@ -151,6 +151,46 @@ def test_a_dead_throw_in_in_a_false_eye_is_not_territory() -> None:
             "chinese but are not japanese territory") in game.explanations
 
 
+def test_a_double_ko_seki_owns_no_territory() -> None:
+    # Black's A8 group (eye A9, ko at A7/A6) and White's B6 group (eye E6, ko at C6/C7): each
+    # ko taken is answered by taking the other, so both live in seki and none of the four
+    # points is territory under japanese; under chinese each counts for the colour around it.
+    game = scored("referee-double-ko-seki-9x9.sgf")
+    assert referee_diagram(game) == diagram("""
+        sxoooXbbb
+        xxxxoXXbb
+        sxoxooXbb
+        xososoXbb
+        ooooooXbb
+        XXXXXXXbb
+        bbbbbbbbb
+        bbbbbbbbb
+        bbbbbbbbb
+    """)
+    assert results(game) == {"japanese": "B+33.5", "chinese": "B+38.5", "aga": "B+33.5"}
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
+def test_a_loose_eye_is_not_false() -> None:
+    # B9 and A8 are single stones joined to the chain only through eyes White cannot play.
+    game = scored("referee-loose-eye-9x9.sgf")
+    assert referee_diagram(game).splitlines()[:3] == ["bXbXOwwww", "XbXXOwwww", "bXXOOwwww"]
+    assert results(game) == {"japanese": "W+62.5", "chinese": "W+61.5", "aga": "W+62.5"}
+    japanese = game.scores[0]
+    assert (japanese.black.empty, japanese.black.must_fill) == (4, 0)
+
+
+def test_a_seki_with_a_dead_stone_in_an_eye() -> None:
+    # White's dead throw-in B9 sits in Black's eye A9-B9; D9 is shared: both groups in seki.
+    game = scored("referee-seki-dead-in-eye-9x9.sgf")
+    assert referee_diagram(game).splitlines()[:3] == ["ssx.osoXb", "xxxooooXb", "OOOXXXXXb"]
+    assert results(game) == {"japanese": "B+21.5", "chinese": "B+17.5", "aga": "B+22.5"}
+    japanese = game.scores[0]
+    assert (japanese.black.dead, japanese.black.seki_excluded,
+            japanese.white.seki_excluded) == (1, 2, 1)
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
 def test_score_json_gives_every_point_its_reason() -> None:
     result = runner.invoke(app, ["score", str(FIXTURES / "referee-throw-in-9x9.sgf"),
                                  "--format", "json"])
