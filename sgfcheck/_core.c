@@ -1193,9 +1193,12 @@ static PyObject *playouts(PyObject *self, PyObject *args) {
     white = PyMem_Calloc(n, sizeof(long));
     if (!start || !b || !black || !white) { PyErr_NoMemory(); goto done; }
     cb_build(start, g, col.buf, 0);
+    /* first < 0: every playout starts with the side -first (PlayoutRequest.first) */
+    int fixed = first < 0;
+    if (fixed) first = -first;
     for (int i = 0; i < count; i++) {
         cb_copy(b, start);
-        one_playout(b, i % 2 == 0 ? first : 3 - first, &rng, local, black, white);
+        one_playout(b, fixed || i % 2 == 0 ? first : 3 - first, &rng, local, black, white);
     }
     {
         PyObject *lb = PyList_New(n), *lw = PyList_New(n), *st = mt_to(&rng);

@@ -41,7 +41,10 @@ def test_dead_stone_in_territory_is_dead_and_walls_alive() -> None:
     by_point = {board.point(c.stones[0]): c for c in j.chains}
     h5 = by_point[(7, 4)]
     assert (h5.status, h5.source, h5.colour) == ("dead", "estimate", 2)
-    assert h5.confidence >= 0.8
+    # Dead from both sides: White keeps it in under 40% of the playouts whoever moves first;
+    # the confidence is the weaker side's.
+    assert h5.shares is not None and max(h5.shares) < 0.4
+    assert h5.confidence == round(1 - max(h5.shares), 3)
     assert {(c.status, len(c.stones)) for c in j.chains if c is not h5} == {
         ("alive", 9), ("alive", 10)}
     assert j.dead == {board.index(7, 4)} and j.uncertain == []

@@ -37,6 +37,25 @@ def test_katago_finds_the_dead_stone_in_territory() -> None:
                                                                      "W+9.5")
 
 
+def test_katago_is_asked_with_each_side_to_move() -> None:
+    # The engine's ownership twice (Black to move, White to move): H5 is dead in both, so it is
+    # settled; the count reads the band on both answers (nothing open in a finished game).
+    needs_katago()
+    (game,) = score_file(FIXTURES / "dead-in-territory.sgf",
+                         Settings(dead_stones="katago")).games  # type: ignore[arg-type]
+    dead = game.dead
+    assert dead is not None and dead.ownership is not None and dead.judgement is not None
+    first_black, first_white = dead.ownership
+    assert len(first_black) == len(first_white) == 81
+    board = game.position.board  # type: ignore[union-attr]
+    h5 = board.index(7, 4)
+    assert first_black[h5] > 0.5 and first_white[h5] > 0.5  # Black owns H5 either way
+    assert dead.uncertain == []
+    rc = game.result_check
+    assert rc is not None and rc.band is None  # matched exactly before any band was needed
+    assert game.bands[0] is not None and (game.bands[0].low, game.bands[0].high) == (-9.5, -9.5)
+
+
 def test_katago_agrees_with_the_players_markup() -> None:
     needs_katago()
     (game,) = score_file(FIXTURES / "scoring-basic.sgf",

@@ -51,6 +51,9 @@ class DeadStones:
     """For the estimate: every chain's verdict, confidence and the uncertain chains."""
     findings: list[Finding] = field(default_factory=list)
     """What went wrong on the way (GNU Go failed: ``LIF001``)."""
+    ownership: tuple[list[float], list[float]] | None = None
+    """Every point's ownership (+1 Black .. -1 White) with Black to move first, and with White,
+    where the judge gives it (the estimate's playouts, KataGo): the count's band reads it."""
 
     @property
     def uncertain(self) -> list[ChainVerdict]:
@@ -118,9 +121,10 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board,
                                             f"{len(tw)} white points"], territory=territory)
 
 
-ESCALATE_BELOW = 0.8
-"""With an engine, the estimate's decisions less sure than this (and its uncertain chains) are
-the engine's to make (measured on the 896 KGS markup games: the manual's benchmarks)."""
+ESCALATE_BELOW = 0.7
+"""With an engine, the estimate's decisions less sure than this (the weaker of its two sides'
+shares) and its unsettled chains are the engine's to make (the doubtful chains of
+:mod:`sgfcheck.scoring.ways`; measured on the 896 KGS markup games: the manual's benchmarks)."""
 
 
 def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
@@ -150,10 +154,11 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                     for i in asked:
                         c = found.chains[i]
                         first = c.stones[0]
+                        status = (Status.UNCERTAIN if first in answer.unsettled else
+                                  Status.DEAD if first in answer.dead else Status.ALIVE)
                         found.chains[i] = ChainVerdict(
-                            c.stones, c.colour,
-                            Status.DEAD if first in answer.dead else Status.ALIVE,
-                            Source(asks.value), answer.confidence.get(first, 0.0), c.share)
+                            c.stones, c.colour, status, Source(asks.value),
+                            answer.confidence.get(first, 0.0), c.share)
                     notes.append(f"{len(asked)} chain(s) the estimate could not decide "
                                  f"(uncertain, or less sure than {escalate_below:g}) decided by "
                                  f"{_ENGINE_WORDS[asks]}")
@@ -164,10 +169,15 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
             notes.append(f"least sure decision: {_chain_name(board, least)} {least.status} "
                          f"(confidence {least.confidence:g})")
         for chain in found.uncertain:
-            notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} stones, "
-                         f"own in {chain.share:.0%} of playouts): counted alive")
+            if chain.source is Source.ESTIMATE:
+                notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} "
+                             f"stones, own in {chain.share:.0%} of playouts): counted alive")
+            else:
+                notes.append(f"unsettled: {_chain_name(board, chain)} ({len(chain.stones)} "
+                             f"stones): {_ENGINE_WORDS[asks]} gives it dead with one side to "
+                             "move and alive with the other; counted alive")
         return DeadStones(found.dead, Source.ESTIMATE, notes, judgement=found,
-                          findings=findings)
+                          findings=findings, ownership=found.ownership)
 
     return source
 
@@ -205,19 +215,34 @@ def gnugo_dead_stones(game: GameRecord, line: Line, board: Board,
 
 def katago_dead_stones(game: GameRecord, line: Line, board: Board,
                        context: GameContext) -> DeadStones:
-    """KataGo's ownership of the position: a stone is dead when the opponent owns its point
-    beyond 0.5 (on 100 KGS markup games, thresholds from 0.2 to 0.6 gave the same). Raises
-    :class:`~sgfcheck.judge.engine.EngineError` (:func:`find_dead_stones` turns it into
-    ``LIF002``)."""
+    """KataGo's ownership of the position, asked with each side to move: a chain is dead when
+    the opponent owns its points beyond 0.5 both times (on 100 KGS markup games, thresholds
+    from 0.2 to 0.6 gave the same), unsettled when only one answer says so (counted alive, and
+    the count's band reads it both ways). Raises :class:`~sgfcheck.judge.engine.EngineError`
+    (:func:`find_dead_stones` turns it into ``LIF002``)."""
     answer = ask_engine(EngineName.KATAGO, game, line, board, context)
     dead, confidence = answer.dead, answer.confidence
-    unsure = sorted(confidence.items(), key=lambda kv: kv[1])[:1]
-    notes = [f"KataGo's ownership (one network evaluation): {len(dead)} dead stones"]
-    if unsure:
-        first, value = unsure[0]
-        notes.append(f"least sure chain: {Colour(board.colour[first]).letter} "
-                     f"{board.name(first)} (ownership {value:g} on the side of its verdict)")
-    return DeadStones(dead, Source.KATAGO, notes)
+    chains = []
+    for chain in board.chains():
+        stones = sorted(chain.stones)
+        first = stones[0]
+        status = (Status.UNCERTAIN if first in answer.unsettled else
+                  Status.DEAD if first in dead else Status.ALIVE)
+        chains.append(ChainVerdict(stones, Colour(chain.colour), status, Source.KATAGO,
+                                   confidence.get(first, 0.0), 0.0 if first in dead else 1.0))
+    judgement = Judgement(chains, 0, 0)
+    notes = [f"KataGo's ownership (one network evaluation with each side to move): "
+             f"{len(dead)} dead stones"]
+    settled = sorted((c for c in chains if c.status is not Status.UNCERTAIN),
+                     key=lambda c: c.confidence)[:1]
+    if settled:
+        notes.append(f"least sure chain: {_chain_name(board, settled[0])} (ownership "
+                     f"{settled[0].confidence:g} on the side of its verdict)")
+    for verdict in judgement.uncertain:
+        notes.append(f"unsettled: {_chain_name(board, verdict)} ({len(verdict.stones)} "
+                     "stones): dead with one side to move, alive with the other; counted alive")
+    return DeadStones(dead, Source.KATAGO, notes, judgement=judgement,
+                      ownership=answer.ownership)
 
 
 def proven_dead_stones(board: Board) -> DeadStones:

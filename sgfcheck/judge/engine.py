@@ -10,8 +10,9 @@ to: the dead-stone sources ask :func:`sgfcheck.judge.engines.running` for one by
 - ``gnugo`` (:mod:`sgfcheck.judge.gnugo`): GNU Go 3.8 over GTP, ``final_status_list dead`` and
   ``seki``; no confidence.
 - ``katago`` (:mod:`sgfcheck.judge.katago`): KataGo's ownership of every point over its JSON
-  analysis protocol; a stone is dead when the opponent owns its point beyond 0.5, and a
-  chain's confidence is its mean ownership on the side of its verdict.
+  analysis protocol, asked once with each side to move; a chain is dead when the opponent owns
+  its points beyond 0.5 both times, unsettled when only one answer says so, and its confidence
+  is its weaker mean ownership on the side of its verdict.
 
 Every failure is an :class:`EngineError` whose ``code`` is the finding that reports it
 (``LIF001`` GNU Go, ``LIF002`` KataGo).
@@ -50,6 +51,12 @@ class EngineJudgement:
     gives none)."""
     notes: list[str] = field(default_factory=list)
     """What the engine did, for the reader."""
+    unsettled: set[int] = field(default_factory=set)
+    """Board indices of stones whose verdict depends on who moves first (the engine asked with
+    each side to move disagrees), counted alive in ``dead``."""
+    ownership: tuple[list[float], list[float]] | None = None
+    """Every point's ownership (+1 Black .. -1 White) with Black to move, and with White (None
+    when the engine gives none)."""
 
 
 class Engine(Protocol):

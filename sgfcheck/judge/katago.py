@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sgfcheck import findings as F
-from sgfcheck.colour import BLACK, Colour
+from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.engine import EngineError, EngineJudgement
 from sgfcheck.limits import engine_preexec
 from sgfcheck.records.context import GameContext
@@ -167,12 +167,23 @@ class KataGo:
             return [float(v) for v in owned]
 
     def judge(self, board: Board, context: GameContext, to_move: Colour) -> EngineJudgement:
-        """Dead stones from the ownership of the position, with the game's komi and its
-        counting (territory or area), the player to move as given."""
+        """Dead stones from the ownership of the position, asked once with each side to move,
+        with the game's komi and its counting (territory or area): a chain is dead when both
+        answers give its points to the opponent beyond 0.5, unsettled (counted alive) when one
+        does."""
         territory = context.ruleset.scoring is Scoring.TERRITORY
-        owned = self.ownership(board, to_move, context.komi, territory)
-        dead, confidence = dead_from_ownership(board, owned)
-        return EngineJudgement(dead, confidence=confidence)
+        first = self.ownership(board, BLACK, context.komi, territory)
+        second = self.ownership(board, WHITE, context.komi, territory)
+        dead_b, conf_b = dead_from_ownership(board, first)
+        dead_w, conf_w = dead_from_ownership(board, second)
+        dead = dead_b & dead_w
+        unsettled = dead_b ^ dead_w
+        confidence = {k: min(v, conf_w.get(k, v)) for k, v in conf_b.items()}
+        for k in confidence:
+            if k in unsettled:
+                confidence[k] = 0.0
+        return EngineJudgement(dead, confidence=confidence, unsettled=unsettled,
+                               ownership=(first, second))
 
     @property
     def alive(self) -> bool:

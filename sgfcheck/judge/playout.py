@@ -62,7 +62,8 @@ class PlayoutRequest(NamedTuple):
     """How often a move answers near the last one."""
     playouts: int
     first: int
-    """The side to move first in the first playout (they alternate)."""
+    """The side to move first in the first playout (they alternate); negated, the side to
+    move first in every playout."""
 
 
 @core.contract
@@ -92,20 +93,22 @@ class Playouts:
         self.white = [0] * self.n
         self.count = 0
 
-    def run(self, playouts: int, first: int = _BLACK) -> None:
-        """Add ``playouts`` playouts, the first side alternating starting with ``first``."""
+    def run(self, playouts: int, first: int = _BLACK, alternate: bool = True) -> None:
+        """Add ``playouts`` playouts, the first side alternating starting with ``first`` (or
+        always ``first``)."""
         fast = core.compiled
         if fast is not None and playouts > 0:
             version, state, gauss = self.rng.getstate()
             counts: PlayoutCounts = fast.playouts(PlayoutRequest(
-                bytes(self.colour), self.width, self.height, state, self.local, playouts, first))
+                bytes(self.colour), self.width, self.height, state, self.local, playouts,
+                first if alternate else -first))
             self.rng.setstate((version, counts.rng_state, gauss))
             self.black = [a + b for a, b in zip(self.black, counts.black, strict=True)]
             self.white = [a + b for a, b in zip(self.white, counts.white, strict=True)]
             self.count += playouts
             return
         for i in range(playouts):
-            final = self._playout(first if i % 2 == 0 else 3 - first)
+            final = self._playout(first if i % 2 == 0 or not alternate else 3 - first)
             black, white = self.black, self.white
             for p, c in enumerate(final):
                 if c == _BLACK:
@@ -139,6 +142,14 @@ class Playouts:
         if not self.count or not points:
             return 0.0
         return sum(own[p] for p in points) / (len(points) * self.count)
+
+    def ownership(self) -> list[float]:
+        """Every point's ownership over the playouts so far: +1 always Black's, -1 always
+        White's."""
+        if not self.count:
+            return [0.0] * self.n
+        return [round((b - w) / self.count, 3) for b, w in zip(self.black, self.white,
+                                                                  strict=True)]
 
     # --- one playout --------------------------------------------------------------------------
 
