@@ -8,7 +8,10 @@ the verdicts are counted by basis and, separately, for results with a margin and
 only the winner. Then each game with a margin of 2.5 or more is checked again with the winner
 flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a mismatch and never a
 match; and each winner-only result with its winner flipped (``W+0.0`` -> ``B+0.0``), which should
-never be a match. Prints the figures and the time per game.
+never be a match. Each game with a margin is also checked with its margin moved by 2 and by 6
+points (``B+3.5`` -> ``B+5.5``, ``B+9.5``): a wrong margin, the winner right. For the counts read
+as a band (dead stones from a judgement of the position), the band widths are summarised.
+Prints the figures and the time per game.
 
     python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR] [--dead-stones katago]
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import statistics
 import sys
 import time
 from collections import Counter
@@ -40,6 +44,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     statuses: Counter[str] = Counter()
     falsified: Counter[str] = Counter()
     falsified_winner: Counter[str] = Counter()
+    moved: dict[int, Counter[str]] = {2: Counter(), 6: Counter()}
+    widths: list[float] = []
     by_kind: Counter[tuple[str, str]] = Counter()
     games = 0
     start = time.perf_counter()
@@ -56,12 +62,20 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
             statuses[rc.status] += 1
             by_basis[(str(rc.basis), str(rc.status))] += 1
             by_kind[(str(result.kind), str(rc.status))] += 1
+            if game.bands and game.bands[0] is not None:
+                widths.append(game.bands[0].width)
             if result.winner is None or not game.dead:
                 continue
             flipped = replace(result, winner=result.winner.opponent,
                               raw=result.winner.opponent.letter + (result.raw or "")[1:])
             rep = game.check.replay
             assert rep is not None
+            if result.kind is ResultKind.SCORE and result.margin is not None:
+                for points, counts in moved.items():
+                    margin = result.margin + points
+                    wrong = replace(result, margin=margin,
+                                    raw=f"{result.winner.letter}+{margin:g}")
+                    counts[weigh(game, rep, wrong).status] += 1
             if result.kind is ResultKind.SCORE and result.margin is not None \
                     and result.margin >= 2.5:
                 falsified[weigh(game, rep, flipped).status] += 1
@@ -83,8 +97,17 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
             print(f"  {label} ({n}): " + ", ".join(
                 f"{status} {by_kind[(kind, status)]} ({100 * by_kind[(kind, status)] / n:.1f}%)"
                 for status in ("match", "mismatch", "unverifiable")))
+    if widths:
+        ordered = sorted(widths)
+        print(f"  bands (own row, {len(widths)} games): width median "
+              f"{statistics.median(ordered):g}, 90th percentile "
+              f"{ordered[int(0.9 * (len(ordered) - 1))]:g}, one value "
+              f"{sum(1 for w in widths if w == 0)}, at most 4 points "
+              f"{sum(1 for w in widths if w <= 4)}")
     for counts, label in ((falsified, "winner flipped, margin >= 2.5"),
-                          (falsified_winner, "winner-only result, winner flipped")):
+                          (falsified_winner, "winner-only result, winner flipped"),
+                          (moved[2], "margin moved by 2, winner kept"),
+                          (moved[6], "margin moved by 6, winner kept")):
         n = sum(counts.values())
         print(f"  falsified ({label}): {n} games: " + ", ".join(
             f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"

@@ -63,7 +63,10 @@ def test_fox_km0_with_a_half_point_result_is_read_with_komi() -> None:
 def test_a_falsified_fox_result_is_still_caught() -> None:
     rc = scored(FIXTURES / "fox-komi-zero-falsified.sgf").result_check
     assert rc is not None and rc.status == "mismatch"
-    assert "japanese with komi 6.5; chinese with komi 7.5" in rc.reason
+    # Both readings the convention allows put the result outside the band, by 31 and 32 points.
+    assert ("recorded B+15.5: the recorded result lies 31 point(s) outside the count's band "
+            "under every reading checked (japanese with komi 6.5: W+15.5; chinese with komi "
+            "7.5: W+16.5)") in rc.reason
 
 
 def test_the_users_komi_switches_inference_off() -> None:
@@ -82,17 +85,38 @@ def test_no_ru_reads_chinese_beside_japanese() -> None:
     assert rc.basis is Basis.MARKUP and codes(game) == ["RES003"]
 
 
-def test_an_unfinished_game_confirms_the_winner_within_two_points(tmp_path: Path) -> None:
+def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
+    # W+9.5 as it stands, every boundary closed: a game stopped before two passes keeps one
+    # point each way (the move in hand), so the band is W+8.5 .. W+10.5 and RE[W+10.5] lies in it.
     game = scored(FIXTURES / "unfinished.sgf")
     rc = game.result_check
     assert rc is not None
-    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("match", "winner", "W+9.5", 1.0)
+    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("match", "band", "W+9.5", 1.0)
+    assert rc.band is not None and (rc.band.low, rc.band.high) == (-10.5, -8.5)
+    assert rc.reason == ("the recorded result lies in the count's band (W+8.5 .. W+10.5, "
+                         "japanese with komi 0.5)")
     assert not rc.finished and codes(game) == ["RES005"]
+    # Two points beyond the band: too close to call on a stopped game.
+    near = tmp_path / "near.sgf"
+    near.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                        b"RE[W+12.5]"))
+    rc = scored(near).result_check
+    assert rc is not None and rc.status == "unverifiable" and "too close to call" in rc.reason
+    # Ten points beyond it, the winner right: a stopped record's margin may come from a count
+    # it does not hold, so not a mismatch (a game ended by two passes would be: test_band).
     far = tmp_path / "far.sgf"
     far.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
                                                                        b"RE[W+20.5]"))
     rc = scored(far).result_check
-    assert rc is not None and rc.status == "unverifiable" and "not a firm disagreement" in rc.reason
+    assert rc is not None and rc.status == "unverifiable"
+    assert ("recorded W+20.5: the winner agrees, the margin lies 10 point(s) outside the count's "
+            "band (japanese with komi 0.5: W+8.5 .. W+10.5)") in rc.reason
+    # The other winner: a mismatch.
+    flipped = tmp_path / "flipped.sgf"
+    flipped.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                           b"RE[B+10.5]"))
+    rc = scored(flipped).result_check
+    assert rc is not None and rc.status == "mismatch"
 
 
 def test_agreed_markup_keeps_a_strict_margin(tmp_path: Path) -> None:
@@ -158,8 +182,9 @@ def pro(name: str) -> Path:
         ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+58",
          ["RES004"]),
         # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it
-        # (the estimate's count of that open board: B+29; B+27 before the playouts' nakade).
-        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+29",
+        # (the estimate's count of that open board: B+26 from both sides' playouts; B+29 from
+        # alternating ones, B+27 before the playouts' nakade).
+        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+26",
          ["RES004"]),
     ],
 )
@@ -184,7 +209,9 @@ def test_fox_km0_without_a_margin_is_read_with_komi_too(tmp_path: Path) -> None:
     assert rc is not None and rc.status == "mismatch"
     assert [r.label for r in game.readings] == ["japanese with komi 0", "japanese with komi 6.5",
                                                 "chinese with komi 7.5"]
-    assert "japanese with komi 0; japanese with komi 6.5; chinese with komi 7.5" in rc.reason
+    assert ("the other colour wins throughout the count's band under every reading checked "
+            "(japanese with komi 0: W+9; japanese with komi 6.5: W+15.5; chinese with komi 7.5: "
+            "W+16.5)") in rc.reason
 
 
 def test_a_winner_alone_is_not_confirmed_when_the_komi_decides_it() -> None:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
     from sgfcheck.rules.ruleset import Ruleset
     from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
+    from sgfcheck.scoring.band import Band, PointOwners
     from sgfcheck.scoring.count import Score, Side
     from sgfcheck.scoring.life import ChainStatus
     from sgfcheck.scoring.position import Position
@@ -159,7 +160,9 @@ def dead_stones_dict(dead: DeadStones, board: Board) -> JSON:
             "playouts": j.playouts, "seed": j.seed, **j.settings,
             "uncertain": [{"colour": c.colour.letter,
                            "points": sorted(board.name(p) for p in c.stones),
-                           "share": c.share} for c in j.uncertain]}
+                           "share": c.share,
+                           "shares": list(c.shares) if c.shares is not None else None}
+                          for c in j.uncertain]}
     return out
 
 
@@ -172,7 +175,22 @@ def side_dict(side: Side) -> JSON:
             "pass_bonus": side.pass_bonus}
 
 
-def score_dict(score: Score) -> JSON:
+def band_dict(band: Band | None, board: Board | None) -> JSON | None:
+    """A count's band: Black's margin at least ``low``, at most ``high``; ``settled`` the count
+    with every settled decision; the open points, the settled points not yet enclosed and the
+    unsettled chains it spans."""
+    if band is None or board is None:
+        return None
+    from sgfcheck.scoring.band import band_text  # imported when a band is written
+
+    return {"settled": band.settled, "low": band.low, "high": band.high,
+            "text": band_text(band, board.name, most=len(band.open_points)),
+            "open": [board.name(p) for p in band.open_points],
+            "settled_points": [board.name(p) for p in band.settled_points],
+            "unsettled": list(band.unsettled)}
+
+
+def score_dict(score: Score, band: Band | None = None, board: Board | None = None) -> JSON:
     return {
         "ruleset": score.ruleset.name,
         "method": score.method.value,
@@ -185,15 +203,16 @@ def score_dict(score: Score) -> JSON:
         "result": score.result_text,
         "contributions": score.contributions,
         "notes": score.notes,
+        "band": band_dict(band, board),
     }
 
 
-def result_check_dict(check: ResultCheck) -> JSON:
+def result_check_dict(check: ResultCheck, board: Board | None = None) -> JSON:
     return {"status": check.status.value, "reason": check.reason, "computed": check.computed,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,
             "least_confidence": check.least_confidence, "reading": check.reading,
-            "reproduced": check.reproduced,
+            "reproduced": check.reproduced, "band": band_dict(check.band, board),
             "assumptions": [{"code": a.code.code, "message": a.message}
                             for a in check.assumptions]}
 
@@ -250,9 +269,11 @@ def game_score_dict(game: GameScore, encoding: str | None, guessed: bool,
     if points:
         out["points"] = (None if game.position is None
                          else referee_points_dict(game.position))
-    out["scores"] = [score_dict(s) for s in game.scores]
+    bands = game.bands or [None] * len(game.scores)
+    out["scores"] = [score_dict(s, b, board) for s, b in zip(game.scores, bands, strict=True)]
     out["explanations"] = game.explanations
-    out["result_check"] = result_check_dict(game.result_check) if game.result_check else None
+    out["result_check"] = (result_check_dict(game.result_check, board) if game.result_check
+                           else None)
     if game.error:
         out["score_error"] = game.error
     return out
@@ -302,7 +323,9 @@ def score_csv_rows(report: FileScore) -> list[list[object]]:
 
 def chain_status_dict(chain: ChainStatus) -> JSON:
     return {"points": chain.points, "colour": chain.colour.letter, "status": chain.status.value,
-            "source": chain.source.value, "confidence": chain.confidence}
+            "source": chain.source.value, "confidence": chain.confidence,
+            "shares": None if chain.shares is None else {
+                "black_first": chain.shares[0], "white_first": chain.shares[1]}}
 
 
 def game_life_dict(game: GameLife) -> JSON:
@@ -314,9 +337,19 @@ def game_life_dict(game: GameLife) -> JSON:
         "dead_stones": None if game.dead is None or game.board is None else
         dead_stones_dict(game.dead, game.board),
         "chains": [chain_status_dict(c) for c in game.chains],
+        "points": None if game.owners is None or game.board is None else
+        owners_dict(game.owners, game.board),
         "findings": [finding_dict(f) for f in game.findings if f.is_error],
         "error": game.error,
     }
+
+
+def owners_dict(owners: PointOwners, board: Board) -> JSON:
+    """The points the count as it stands gives nobody, read from both sides."""
+    return {"settled": {"black": [board.name(p) for p, c in owners.settled.items() if c == BLACK],
+                        "white": [board.name(p) for p, c in owners.settled.items() if c == WHITE]},
+            "open": [board.name(p) for p in owners.open],
+            "dame": [board.name(p) for p in owners.dame]}
 
 
 def file_life_dict(report: FileLife) -> JSON:

@@ -22,6 +22,7 @@ from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
+from sgfcheck.scoring.band import PointOwners, band_text, margin_text
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.result_check import Basis, CheckStatus, ResultCheck
 from sgfcheck.status import Source, Status
@@ -126,6 +127,15 @@ def render_score_text(report: FileScore, markdown: bool = False,
             table = fit_table([[r[c] for c in order] for r in rows],
                               [SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
+        if any(b is not None for b in game.bands):
+            out.append(f"{item}bands (the count with every settled decision; least .. greatest "
+                       "over the open points and unsettled chains):")
+            for score, band in zip(game.scores, game.bands, strict=True):
+                if band is not None:
+                    shown = ("nothing open" if band.low == band.high else
+                             f"band {band_text(band, board.name)}")
+                    out.append(f"{sub}{score.ruleset.name}: {margin_text(band.settled)} "
+                               f"({shown})")
         rc = game.result_check
         own = game.scores[0].ruleset
         if rc is not None and rc.reading and rc.reading != f"{own.name} with komi {own.komi:g}" \
@@ -201,6 +211,8 @@ def answer_line(game: GameScore) -> str:
     parts = [f"answer: {recorded} {rc.status.value.upper()}"]
     if rc.status in (CheckStatus.MATCH, CheckStatus.MISMATCH) and rc.computed:
         counted = f"counted {rc.computed} under {rc.reading}"
+        if rc.band is not None and rc.band.low != rc.band.high and game.position is not None:
+            counted += f" (band {band_text(rc.band, game.position.board.name)})"
         if rc.reproduced == "winner":
             counted += " (the winner; not the margin)"
         parts.append(counted)
@@ -299,16 +311,41 @@ def render_life_text(report: FileLife, width: int | None = None) -> str:
                 continue
             shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
             conf = "" if chain.confidence is None else f"{chain.confidence:g}"
+            sides = "" if chain.shares is None else \
+                f"{chain.shares[0]:.2f} / {chain.shares[1]:.2f}"
             rows.append([chain.colour.letter, chain.status.value, chain.source.value, conf,
-                         len(chain.points), shown])
+                         sides, len(chain.points), shown])
         if rows:
-            out.append(fit_table(rows, ["colour", "status", "source", "confidence", "stones",
-                                        "points"], width, wrap=5))
+            out.append(fit_table(rows, ["colour", "status", "source", "confidence",
+                                        "own B/W first", "stones", "points"], width, wrap=6))
+        if game.owners is not None:
+            out.extend(_owners_lines(game.owners, game.board))
         counts: dict[str, int] = {}
         for chain in game.chains:
             counts[chain.status.value] = counts.get(chain.status.value, 0) + 1
         out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
     return "\n".join(wrap_line(line, width) for line in out)
+
+
+def _owners_lines(owners: PointOwners, board: Board, most: int = 12) -> list[str]:
+    """The points the count gives nobody, read from both sides: settled (not yet enclosed),
+    open (who moves first decides), dame."""
+
+    def named(points: list[int]) -> str:
+        names = [board.name(p) for p in points[:most]]
+        return ", ".join(names) + (f" and {len(points) - most} more" if len(points) > most
+                                   else "")
+
+    out = []
+    for colour in COLOURS:
+        points = sorted(p for p, c in owners.settled.items() if c == colour)
+        if points:
+            out.append(f"settled for {colour.name.lower()}, not yet enclosed: {named(points)}")
+    if owners.open:
+        out.append(f"open (who moves first decides): {named(list(owners.open))}")
+    if owners.dame:
+        out.append(f"dame: {named(list(owners.dame))}")
+    return out
 
 
 # --- rules ---------------------------------------------------------------------------------------

@@ -38,12 +38,20 @@ from sgfcheck.replay.check import (
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
+from sgfcheck.scoring.band import Band, PointOwners, band_of, point_owners, union
 from sgfcheck.scoring.conventions import Counting, Reading, marked_readings, readings
 from sgfcheck.scoring.count import Score, count
 from sgfcheck.scoring.explain import explain, marks_against_referee
 from sgfcheck.scoring.life import ChainStatus, chain_statuses
 from sgfcheck.scoring.position import Position, analyse
-from sgfcheck.scoring.result_check import AS_JUDGED, CheckStatus, Outcome, ResultCheck, check_result
+from sgfcheck.scoring.result_check import (
+    AS_JUDGED,
+    CheckStatus,
+    Outcome,
+    ResultCheck,
+    basis_of,
+    check_result,
+)
 from sgfcheck.scoring.ways import doubtful_chains, other_ways
 from sgfcheck.settings import Settings
 
@@ -84,6 +92,9 @@ class GameScore:
     dead: DeadStones | None = None
     position: Position | None = None
     scores: list[Score] = field(default_factory=list)
+    bands: list[Band | None] = field(default_factory=list)
+    """Each row's band (on a judgement of the position: the estimate, an engine, a game not
+    ended by two passes), aligned with ``scores``; None on a firm basis."""
     explanations: list[str] = field(default_factory=list)
     result_check: ResultCheck | None = None
     readings: list[Reading] = field(default_factory=list)
@@ -158,13 +169,15 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     for other in out.scores[1:]:
         out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
     out.final = rep.ended_by_passes is not None and settings.move is None
+    out.bands = row_bands(out, rep)
     out.readings_fixed = settings.user_rules or settings.move is not None
     out.readings = readings(game, context, report.result, fixed=out.readings_fixed)
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
     out.doubts = record_doubts(game)
     out.komi_unknown = (None if context.komi_known or settings.komi is not None
                         else f"KM[{game.komi_raw}] is no komi a game can have")
-    quick = check_result(report.result, [own_as_judged], dead, out.final, open_share(position),
+    quick = check_result(report.result, [own_as_judged], dead, out.final,
+                         open_share(position, dead.ownership),
                          doubts=out.doubts, komi_unknown=out.komi_unknown)
     exact = quick.reproduced == "margin"
     settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
@@ -176,15 +189,43 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     return out
 
 
+def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
+    """Each row's band over the ways the unsettled chains may go (:mod:`sgfcheck.scoring.band`),
+    when the count rests on a judgement of the position."""
+    dead, position = game.dead, game.position
+    assert dead is not None and position is not None
+    if basis_of(dead, game.final).firm or (dead.assumed and not game.final):
+        return [None] * len(game.scores)
+    ways = [(AS_JUDGED, position)] + [(how, analyse(rep.board, stones))
+                                      for how, stones in other_ways(rep.board, dead,
+                                                                    dead.uncertain)]
+    names = tuple(dict.fromkeys(part.strip().removesuffix(" dead").removesuffix(" alive")
+                                for how, _ in ways[1:] for part in how.split(",")))
+    handicap = game.check.game.handicap
+    out: list[Band | None] = []
+    for score in game.scores:
+        bands = [band_of(score if how == AS_JUDGED else count(where, rep, score.ruleset,
+                                                              handicap),
+                         where, dead.ownership, game.final) for how, where in ways]
+        out.append(union(bands, names))
+    return out
+
+
 def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     """The full result check of a scored game: every reading, every way its doubtful chains
     may go (kept in ``game.outcomes``). ``result`` may differ from the record's (a benchmark
     checks falsified results on the same position)."""
     assert game.dead is not None and game.position is not None and game.scores
     dead, position = game.dead, game.position
-    ways = [(AS_JUDGED, position)] + [
-        (how, analyse(rep.board, stones))
-        for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))]
+    # The ways the unsettled chains may go (the settled band), then those that also turn the
+    # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
+    unsettled = other_ways(rep.board, dead, dead.uncertain)
+    known = {frozenset(stones) for _, stones in unsettled}
+    weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
+            if frozenset(stones) not in known]
+    ways = [(AS_JUDGED, position, True)] + [
+        (how, analyse(rep.board, stones), True) for how, stones in unsettled] + [
+        (how, analyse(rep.board, stones), False) for how, stones in weak]
     handicap = game.check.game.handicap
     if (dead.territory is not None and not game.readings_fixed
             and all(r.counting is not Counting.MARKED for r in game.readings)):
@@ -192,16 +233,20 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
         parting = marks_against_referee(position, game.scores[0].ruleset, dead.territory)
         if parting is not None:
             game.readings += marked_readings(game.readings, parting)
+    banded = not basis_of(dead, game.final).firm
+    ownership = dead.ownership
     outcomes = []
     for reading in game.readings:
         marked = dead.territory if reading.counting is Counting.MARKED else None
-        for how, where in ways:
+        for how, where, settled in ways:
             score = game.scores[0] if reading.own and how == AS_JUDGED else count(
                 where, rep, reading.ruleset, handicap, marked)
-            outcomes.append(Outcome(reading, how, score))
+            band = band_of(score, where, ownership, game.final) if banded else None
+            outcomes.append(Outcome(reading, how, score, band, settled))
     game.outcomes = outcomes
-    return check_result(result, outcomes, dead, game.final, open_share(position),
-                        doubts=game.doubts, komi_unknown=game.komi_unknown)
+    return check_result(result, outcomes, dead, game.final, open_share(position, dead.ownership),
+                        doubts=game.doubts, komi_unknown=game.komi_unknown,
+                        name=rep.board.name)
 
 
 def record_doubts(game: GameRecord) -> list[Finding]:
@@ -220,9 +265,14 @@ def record_doubts(game: GameRecord) -> list[Finding]:
     return []
 
 
-def open_share(position: Position) -> float:
-    """The share of the board's points in empty regions open to both colours (or to none)."""
-    return len(position.dame) / len(position.colour)
+def open_share(position: Position,
+               ownership: tuple[list[float], list[float]] | None = None) -> float:
+    """The share of the board's points in empty regions open to both colours (or to none); with
+    both sides' ownership, only the points it does not settle (open points and dame)."""
+    if ownership is None:
+        return len(position.dame) / len(position.colour)
+    owners = point_owners(position, ownership)
+    return (len(owners.open) + len(owners.dame)) / len(position.colour)
 
 
 @dataclass
@@ -288,6 +338,9 @@ class GameLife:
     board: Board | None = None
     dead: DeadStones | None = None
     chains: list[ChainStatus] = field(default_factory=list)
+    owners: PointOwners | None = None
+    """The points the count gives nobody, read from both sides (settled, open, dame), where the
+    dead-stone source gives ownership."""
     move: int = 0
     error: str | None = None
 
@@ -336,5 +389,8 @@ def life_loaded(loaded: LoadedFile, settings: Settings,
             life.board, life.dead, life.move = judged.replay.board, judged.dead, \
                 judged.replay.moves
             life.chains = chain_statuses(judged.replay.board, judged.dead)
+            if judged.dead.ownership is not None:
+                life.owners = point_owners(analyse(judged.replay.board, judged.dead.points),
+                                           judged.dead.ownership)
         out.append(life)
     return FileLife(loaded.path, checked, out)

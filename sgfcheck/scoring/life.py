@@ -32,7 +32,10 @@ class ChainStatus:
     source: Source
     confidence: float | None
     """1.0 for proofs and the players' agreement; for the estimate, the share of playouts that
-    agree; None when the source gives none (GNU Go)."""
+    agree (the weaker of its two sides'); None when the source gives none (GNU Go)."""
+    shares: tuple[float, float] | None = None
+    """For the estimate: the share of playouts in which the chain stayed its colour's, with
+    Black to move first and with White."""
 
 
 def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
@@ -70,7 +73,8 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
                 and first not in proof.alive):
             status, source = Status.SEKI, Source.SEKI_ANALYSIS
         out.append(ChainStatus(stones, [board.name(p) for p in stones], Colour(chain.colour),
-                               status, source, conf))
+                               status, source, conf,
+                               verdict.shares if verdict is not None else None))
     return out
 
 

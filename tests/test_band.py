@@ -1,0 +1,132 @@
+"""The count as a band (sgfcheck.scoring.band): settled, open and dame points, the move in hand,
+unsettled chains; and the verdicts read on it (sgfcheck.scoring.result_check).
+
+Positions built for it: fixtures/open-boundary-9x9.sgf (Black's wall on the D line with a gap at
+D5, White's wall on the E line), fixtures/unfinished.sgf, fixtures/dead-in-territory.sgf."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sgfcheck.cli.app import app
+from sgfcheck.scoring.adjudicate import GameScore, score_file
+from sgfcheck.scoring.band import band_of, band_text, point_owners
+from sgfcheck.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+runner = CliRunner()
+
+
+def scored(path: Path, **options: object) -> GameScore:
+    settings = Settings(compare=("japanese", "chinese"), **options)  # type: ignore[arg-type]
+    (game,) = score_file(path, settings).games
+    return game
+
+
+def built_ownership(game: GameScore) -> tuple[list[float], list[float]]:
+    """Ownership a player reads off the open-boundary position: columns A-C Black's whoever
+    moves first, but C5 (White pushes in through D5 when he moves first); D5 nobody's; columns
+    E-J White's."""
+    assert game.position is not None
+    board = game.position.board
+    first_black, first_white = [], []
+    for p in range(board.width * board.height):
+        col, row = p % board.width, p // board.width
+        name = board.name(p)
+        if name == "C5":
+            first_black.append(1.0)
+            first_white.append(-1.0)
+        elif name == "D5":
+            first_black.append(0.0)
+            first_white.append(0.0)
+        elif col <= 3:
+            first_black.append(1.0)
+            first_white.append(1.0)
+        else:
+            first_black.append(-1.0)
+            first_white.append(-1.0)
+        del row
+    return first_black, first_white
+
+
+def test_settled_open_and_dame_points_of_a_built_position() -> None:
+    game = scored(FIXTURES / "open-boundary-9x9.sgf")
+    assert game.position is not None
+    board = game.position.board
+    ownership = built_ownership(game)
+    owners = point_owners(game.position, ownership)
+    # The 27 points left of the wall reach White's E5 through D5: the count gives them nobody.
+    assert len(owners.settled) == 26 and set(owners.settled.values()) == {1}
+    assert [board.name(p) for p in owners.open] == ["C5"]
+    assert [board.name(p) for p in owners.dame] == ["D5"]
+    japanese, chinese = game.scores
+    assert (japanese.result_text, chinese.result_text) == ("W+42.5", "W+43.5")
+    # Japanese, stopped before two passes: 26 settled points for Black, C5 one point each way,
+    # and the move in hand one more.
+    band = band_of(japanese, game.position, ownership, finished=False)
+    assert (band.settled, band.low, band.high) == (-16.5, -18.5, -14.5)
+    assert band_text(band, board.name) == "W+14.5 .. W+18.5: open at C5"
+    # Had the game ended with two passes: no move in hand; D5 is worth nothing under
+    # territory counting, one point (the odd dame) under area counting.
+    band = band_of(japanese, game.position, ownership, finished=True)
+    assert (band.low, band.high) == (-17.5, -15.5)
+    band = band_of(chinese, game.position, ownership, finished=True)
+    assert (band.settled, band.low, band.high) == (-17.5, -19.5, -15.5)
+    # Without any ownership (an engine that gives none) every point the count gives nobody
+    # is open but the dame.
+    band = band_of(japanese, game.position, None, finished=True)
+    assert (band.settled, band.low, band.high) == (-42.5, -69.5, -15.5)
+
+
+def test_the_estimate_reads_the_open_boundary_from_both_sides() -> None:
+    game = scored(FIXTURES / "open-boundary-9x9.sgf")
+    rc = game.result_check
+    assert rc is not None and rc.band is not None
+    assert (rc.status, rc.reproduced, rc.computed) == ("match", "band", "W+16.5")
+    assert (rc.band.low, rc.band.high) == (-18.5, -14.5)
+    assert [game.position.board.name(p) for p in rc.band.open_points] == ["C5"]  # type: ignore[union-attr]
+    life = runner.invoke(app, ["life", str(FIXTURES / "open-boundary-9x9.sgf"), "--format",
+                               "json"])
+    points = json.loads(life.output)["games"][0]["points"]
+    assert points["open"] == ["C5"] and points["dame"] == ["D5"]
+    assert len(points["settled"]["black"]) == 26 and points["settled"]["white"] == []
+
+
+def test_score_json_gives_each_row_its_band() -> None:
+    result = runner.invoke(app, ["score", str(FIXTURES / "open-boundary-9x9.sgf"), "--compare",
+                                 "japanese,chinese", "--format", "json"])
+    game = json.loads(result.output)["games"][0]
+    bands = {s["ruleset"]: s["band"] for s in game["scores"]}
+    assert (bands["japanese"]["settled"], bands["japanese"]["low"],
+            bands["japanese"]["high"]) == (-16.5, -18.5, -14.5)
+    assert bands["japanese"]["open"] == ["C5"] and bands["japanese"]["unsettled"] == []
+    assert bands["japanese"]["text"] == "W+14.5 .. W+18.5: open at C5"
+    assert game["result_check"]["band"]["text"] == "W+14.5 .. W+18.5: open at C5"
+
+
+def test_a_finished_game_with_a_wrong_margin_is_a_mismatch(tmp_path: Path) -> None:
+    # Two passes, every chain settled, nothing open: the band is one value (W+9.5), and a
+    # server's W+10.5 is a point off: a wrong margin, the winner right.
+    path = tmp_path / "off.sgf"
+    path.write_bytes((FIXTURES / "dead-in-territory.sgf").read_bytes().replace(
+        b"RE[W+9.5]", b"RE[W+10.5]"))
+    game = scored(path)
+    rc = game.result_check
+    assert rc is not None and rc.finished
+    assert rc.band is not None and (rc.band.low, rc.band.high) == (-9.5, -9.5)
+    assert rc.status == "mismatch"
+    assert rc.reason.startswith("computed W+9.5 (japanese with komi 0.5), recorded W+10.5: the "
+                                "recorded result lies 1 point(s) outside the count's band")
+
+
+def test_a_winner_alone_is_read_on_the_bands_sign(tmp_path: Path) -> None:
+    # unfinished.sgf: band W+8.5 .. W+10.5, White wins throughout.
+    for result, status in (("W+", "match"), ("B+", "mismatch")):
+        path = tmp_path / f"{result[0]}.sgf"
+        path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(
+            b"RE[W+10.5]", f"RE[{result}]".encode()))
+        rc = scored(path).result_check
+        assert rc is not None and rc.status == status, (result, rc.reason)
