@@ -228,3 +228,20 @@ def test_cli_diagram_usage_errors(args: list[str], message: str, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["diagram", str(FIXTURES / "ko.sgf"), *args])
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_the_legend_names_every_mark_and_leaves_the_board_alone() -> None:
+    plain = runner.invoke(app, ["diagram", str(FIXTURES / "seki.sgf")]).output
+    shown = runner.invoke(app, ["diagram", str(FIXTURES / "seki.sgf"), "--legend"]).output
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    board, legend = ET.fromstring(plain), ET.fromstring(shown)
+    stones = [(c.get("class"), c.get("data-point")) for c in board.iter() if c.get("data-point")]
+    assert stones == [(c.get("class"), c.get("data-point")) for c in legend.iter()
+                      if c.get("data-point")]
+    group = legend.find("s:g[@class='legend']", ns)
+    assert group is not None
+    texts = [t.text for t in group.findall("s:text", ns)]
+    assert texts[0] == "territory: counted for that colour"
+    assert "blue ring: a point of a group in seki, counted for nobody" in texts
+    assert len(texts) == 7
+    assert float(legend.get("height", 0)) > float(board.get("height", 0))

@@ -54,6 +54,8 @@ def diagram(
                                           help="Write move numbers on the stones.")] = False,
     plain: Annotated[bool, typer.Option("--plain", metavar="", help="Stones only: no dead "
                                         "stones, territory or seki marks.")] = False,
+    legend: Annotated[bool, typer.Option("--legend", metavar="", help="Add the meaning of "
+                                         "every mark under the board.")] = False,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
     engine: EngineOption = EngineName.NONE,
@@ -86,7 +88,7 @@ def diagram(
         picture = picture_of(report, settings, illegal=illegal, plain=plain, numbers=numbers)
     except Unavailable as exc:
         raise usage_error(f"{file} game {game_no}: {exc}") from None
-    svg = render_svg(picture)
+    svg = render_svg(picture, legend=legend)
     if output is None:
         typer.echo(svg)
         raise typer.Exit(ExitStatus.OK)

@@ -42,6 +42,7 @@ STYLE = """
 .goban .move-number.on-white{fill:#000}
 .goban .illegal circle{fill:none;stroke:#d01010;stroke-width:2.5;stroke-dasharray:4 3}
 .goban .illegal path{stroke:#d01010;stroke-width:3}
+.goban .legend text{font:11px sans-serif;fill:#3a2a10;dominant-baseline:central}
 """
 """The default look; pages that hold several boards write it once and draw with ``style=False``."""
 
@@ -113,12 +114,30 @@ def _attribute(value: str) -> str:
     return f'"{escape(value, quote=True)}"'
 
 
-def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> str:
-    """The picture as an SVG document fragment (``<svg>`` element, with its namespace)."""
+LEGEND_ENTRIES = (
+    ("territory", "territory: counted for that colour"),
+    ("dead", "faded stone: dead"),
+    ("seki", "blue ring: a point of a group in seki, counted for nobody"),
+    ("fill", "purple diamond: a point still to fill, not territory"),
+    ("uncertain", "dashed orange: a chain the estimate could not decide (counted alive)"),
+    ("last", "red ring: the last move"),
+    ("illegal", "red cross: an illegal move (red outline: the stones it concerns)"),
+)
+"""The marks of a picture, each drawn as on the board beside its meaning (``--legend``)."""
+
+
+def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
+               legend: bool = False) -> str:
+    """The picture as an SVG document fragment (``<svg>`` element, with its namespace);
+    ``legend``: with the meaning of every mark under the board."""
     w, h = picture.width, picture.height
     margin = CELL * 1.25
     width = (w - 1) * CELL + 2 * margin
-    height = (h - 1) * CELL + 2 * margin
+    board_height = (h - 1) * CELL + 2 * margin
+    row = CELL * 0.9
+    height = board_height + (len(LEGEND_ENTRIES) * row + CELL * 0.5 if legend else 0)
+    if legend:  # room for the longest meaning (11 px sans-serif: about 6.3 px a character)
+        width = max(width, margin + CELL + 6.3 * max(len(t) for _, t in LEGEND_ENTRIES))
 
     def x(col: int) -> float:
         return margin + col * CELL
@@ -152,11 +171,12 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> 
     for c in range(w):
         label = gtp_column(c)
         out.append(f'<text x="{_n(x(c))}" y="{_n(margin / 2.4)}">{label}</text>')
-        out.append(f'<text x="{_n(x(c))}" y="{_n(height - margin / 2.4)}">{label}</text>')
+        out.append(f'<text x="{_n(x(c))}" y="{_n(board_height - margin / 2.4)}">{label}</text>')
     for r in range(h):
         label = str(h - r)
         out.append(f'<text x="{_n(margin / 2.4)}" y="{_n(y(r))}">{label}</text>')
-        out.append(f'<text x="{_n(width - margin / 2.4)}" y="{_n(y(r))}">{label}</text>')
+        out.append(f'<text x="{_n(x(w - 1) + margin - margin / 2.4)}" y="{_n(y(r))}">'
+                   f"{label}</text>")
     out.append("</g>")
 
     radius = _n(CELL * 0.47)
@@ -208,8 +228,41 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "") -> 
                    f'data-point="{name(index)}"><circle cx="{cx}" cy="{cy}" r="{radius}"/>'
                    f'<path d="M{_n(fx - d)} {_n(fy - d)}L{_n(fx + d)} {_n(fy + d)}'
                    f'M{_n(fx + d)} {_n(fy - d)}L{_n(fx - d)} {_n(fy + d)}"/></g>')
+    if legend:
+        out.extend(_legend(margin, board_height, row))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _legend(left: float, top: float, row: float) -> list[str]:
+    """Each mark of :data:`LEGEND_ENTRIES` drawn small, with its meaning beside it."""
+    out = ['<g class="legend">']
+    r = CELL * 0.3
+    for i, (kind, text) in enumerate(LEGEND_ENTRIES):
+        cx, cy = left, top + row * (i + 0.5)
+        c, y = _n(cx), _n(cy)
+        if kind == "territory":
+            side = CELL * 0.36
+            out.append(f'<rect class="mark territory black" x="{_n(cx - side / 2)}" '
+                       f'y="{_n(cy - side / 2)}" width="{_n(side)}" height="{_n(side)}"/>')
+        elif kind in ("dead", "uncertain"):
+            out.append(f'<circle class="stone black {kind}" cx="{c}" cy="{y}" r="{_n(r)}"/>')
+        elif kind == "seki":
+            out.append(f'<circle class="mark seki" cx="{c}" cy="{y}" r="{_n(CELL * 0.2)}"/>')
+        elif kind == "fill":
+            d = CELL * 0.22
+            out.append(f'<path class="mark fill" d="M{c} {_n(cy - d)}L{_n(cx + d)} {y}'
+                       f'L{c} {_n(cy + d)}L{_n(cx - d)} {y}Z"/>')
+        elif kind == "last":
+            out.append(f'<circle class="last-move" cx="{c}" cy="{y}" r="{_n(CELL * 0.22)}"/>')
+        else:
+            d = CELL * 0.2
+            out.append(f'<g class="illegal black"><path d="M{_n(cx - d)} {_n(cy - d)}'
+                       f'L{_n(cx + d)} {_n(cy + d)}M{_n(cx + d)} {_n(cy - d)}'
+                       f'L{_n(cx - d)} {_n(cy + d)}"/></g>')
+        out.append(f'<text x="{_n(cx + CELL * 0.7)}" y="{y}">{escape(text, quote=False)}</text>')
+    out.append("</g>")
+    return out
 
 
 class PngUnavailable(RuntimeError):
