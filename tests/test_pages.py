@@ -5,13 +5,9 @@ why, when Playwright or Chromium is missing (``.ci/run`` installs both)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import FIXTURES, ROOT
 from typer.testing import CliRunner
 
@@ -22,30 +18,6 @@ from sgfcheck.settings import Settings
 
 runner = CliRunner()
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"]
-
-
-def _chromium() -> str | None:
-    return os.environ.get("SGFCHECK_CHROMIUM") or shutil.which("chromium") or (
-        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install -e '.[test]')")
-    executable = _chromium()
-    if executable is None:
-        pytest.skip("Chromium not found (Debian: apt-get install chromium; or set "
-                    "SGFCHECK_CHROMIUM)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
 
 
 class Opened:
@@ -98,10 +70,13 @@ def test_score_page_one_board_per_ruleset(browser: Any, tmp_path: Path) -> None:
     assert table.is_visible()
     assert table.locator("tbody tr").count() == 10  # two rows (Black, White) a ruleset
     assert "Why the rows differ" in page.inner_text("body")
-    # Side by side on a wide screen: the boards' tops line up.
-    tops = {round(b["y"]) for b in (f.bounding_box() for f in
-                                    page.locator("figure.board").all()[:4])}
-    assert len(tops) == 1
+    # Big boards, side by side on a wide screen: the first two line up, each 400 px or more.
+    boxes = [f.bounding_box() for f in page.locator("figure.board").all()[:2]]
+    assert len({round(b["y"]) for b in boxes}) == 1
+    assert all(b["width"] >= 400 for b in boxes)
+    # The result and the total come first in the table, after the ruleset, method and colour.
+    heads = table.locator("thead th").all_inner_texts()
+    assert heads[:5] == ["ruleset", "method", "colour", "result", "total"]
     assert opened.requests == [] and opened.dialogs == []
     opened.shot("score-page.png")
 

@@ -30,8 +30,8 @@ h1{font-size:1.35em;margin:.2em 0 .6em}
 h2{font-size:1.15em;margin:1.4em 0 .4em;border-bottom:1px solid #ccc;overflow-wrap:anywhere}
 h3{font-size:1em;margin:1em 0 .3em}
 ul.facts{padding-left:1.2em;margin:.3em 0}
-.boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr));gap:12px}
-figure.board{margin:0;max-width:560px;break-inside:avoid;page-break-inside:avoid}
+.boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,400px),1fr));gap:12px}
+figure.board{margin:0;max-width:640px;break-inside:avoid;page-break-inside:avoid}
 figure.board svg{width:100%;height:auto;display:block}
 figcaption{text-align:center;font-weight:600;margin-top:2px}
 .scroll{overflow-x:auto;max-width:100%}
@@ -164,14 +164,34 @@ def _verdict_box(css: str, text: str) -> str:
 
 
 def score_game_html(path: str, game: GameScore) -> list[str]:
-    """One game of ``score --format html``: the boards per ruleset, the table, the explanations,
-    the dead stones' source and confidence, the RE check and its basis."""
+    """One game of ``score --format html``: the RE check and its basis first, the dead stones'
+    source and confidence, the boards per ruleset, the table, the explanations."""
     check = game.check
     out = [f"<h2>{esc(_game_title(path, check))}</h2>"]
     if game.error or game.position is None or game.dead is None or check.context is None:
         out.append(_verdict_box("not-scored", f"Not scored: {esc(game.error or 'no position')}"))
         out.append(_findings_list([f for f in game.findings if f.code.family != "RES"]))
         return out
+    out += score_summary_html(game)
+    out.append('<div class="boards">')
+    for score in game.scores:
+        picture = scored_picture(game, score)
+        out.append(f'<figure class="board" data-ruleset="{esc(score.ruleset.name)}">'
+                   f"{render_svg(picture, style=False)}"
+                   f"<figcaption>{esc(score.ruleset.name)}: {esc(score.result_text)} "
+                   f"({esc(score.method.value)})</figcaption></figure>")
+    out.append("</div>")
+    out.append(LEGEND)
+    out += score_table_html(game)
+    return out
+
+
+def score_summary_html(game: GameScore) -> list[str]:
+    """The RE check with its basis, then the facts: what was scored, the game's rules, the
+    recorded result, the dead stones and their source and confidence."""
+    check = game.check
+    assert game.position is not None and game.dead is not None and check.context is not None
+    out = []
     rc = game.result_check
     if rc is not None:
         text = (f"<b>RE check ({esc(game.scores[0].ruleset.name)}): "
@@ -200,16 +220,15 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
         facts.append("uncertain chains (counted alive): " + ", ".join(uncertain))
     facts.extend(game.dead.notes)
     out.append('<ul class="facts">' + "".join(f"<li>{esc(f)}</li>" for f in facts) + "</ul>")
-    out.append('<div class="boards">')
-    for score in game.scores:
-        picture = scored_picture(game, score)
-        out.append(f'<figure class="board" data-ruleset="{esc(score.ruleset.name)}">'
-                   f"{render_svg(picture, style=False)}"
-                   f"<figcaption>{esc(score.ruleset.name)}: {esc(score.result_text)} "
-                   f"({esc(score.method.value)})</figcaption></figure>")
-    out.append("</div>")
-    out.append(LEGEND)
-    out.append(_table(SCORE_HEADERS, score_rows(game), text_cols=3, css="scores"))
+    return out
+
+
+def score_table_html(game: GameScore) -> list[str]:
+    """The table of every ruleset's count, why the rows differ, the findings."""
+    # The result and the total first (what a reader looks for), then the components.
+    order = [0, 1, 2, 15, 14, 11, *range(3, 11), 12, 13]
+    rows = [[row[c] for c in order] for row in score_rows(game)]
+    out = [_table([SCORE_HEADERS[c] for c in order], rows, text_cols=3, css="scores")]
     notes = [f"{s.ruleset.name}: {n}" for s in game.scores for n in s.notes]
     if game.explanations or notes:
         out.append("<h3>Why the rows differ</h3><ul class=\"explanations\">"
@@ -299,6 +318,8 @@ class ProblemGame:
     findings: list[str] = field(default_factory=list)
     svg: str = ""
     caption: str = ""
+    view: str = ""
+    """A link to the game's page (``sgfcheck view``), written beside the batch page."""
 
     @property
     def rank(self) -> int:
@@ -372,10 +393,12 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
                     'aria-label="Filter the problem games">')
         rows: list[list[object]] = []
         for i, p in enumerate(problems):
+            page = Raw(f'<a class="view" href="{esc(p.view)}">step through</a>') if p.view \
+                else ""
             rows.append([Raw(f'<a href="#game-{i + 1}">{esc(p.label)}</a>'), p.verdict,
-                         p.result, p.result_check, "; ".join(p.illegal)])
-        body.append(_table(["game", "verdict", "RE", "RE check", "illegal moves"], rows,
-                           text_cols=5, css="sortable problems", table_id="problems"))
+                         p.result, p.result_check, "; ".join(p.illegal), page])
+        body.append(_table(["game", "verdict", "RE", "RE check", "illegal moves", "page"], rows,
+                           text_cols=6, css="sortable problems", table_id="problems"))
         for i, p in enumerate(problems):
             body.append(f'<section class="problem" id="game-{i + 1}">'
                         f"<h3>{esc(p.label)}</h3>")
@@ -392,6 +415,9 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
                             f"<figcaption>{esc(p.caption)}</figcaption></figure></div>")
             if p.findings:
                 body.append("<ul>" + "".join(f"<li>{esc(f)}</li>" for f in p.findings) + "</ul>")
+            if p.view:
+                body.append(f'<p><a class="view" href="{esc(p.view)}">Step through the game, '
+                            "every ruleset's verdict on each move</a></p>")
             body.append('<p><a href="#problems">back to the table</a></p></section>')
     else:
         body.append("<p>None: every game is clean and every scored result matches.</p>")
