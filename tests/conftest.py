@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +46,31 @@ def codes(report: GameReport, prefix: str = "") -> list[tuple[str, int | None, s
     """(code, move, point) of every finding whose code starts with prefix."""
     return [(f.code.code, f.move, f.point) for f in report.findings
             if f.code.code.startswith(prefix)]
+
+
+# --- a real browser for the pages (tests/test_pages.py, tests/test_view.py) ------------------
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+
+
+def _chromium() -> str | None:
+    return os.environ.get("SGFCHECK_CHROMIUM") or shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    executable = _chromium()
+    if executable is None:
+        pytest.skip("Chromium not found (Debian: apt-get install chromium; or set "
+                    "SGFCHECK_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()

@@ -28,6 +28,7 @@ COMMANDS = {
     "life": "sgfcheck.cli.life",
     "batch": "sgfcheck.cli.batch",
     "diagram": "sgfcheck.cli.diagram",
+    "view": "sgfcheck.cli.view",
     "annotate": "sgfcheck.cli.annotate",
     "convert": "sgfcheck.cli.convert",
     "report": "sgfcheck.cli.report",

@@ -151,7 +151,11 @@ def batch(
     from sgfcheck.run.batch import BatchOptions, Problems, RunStopped
     from sgfcheck.run.report import ReportProblem, write_parts, write_report
 
-    options = BatchOptions(settings=settings, jobs=jobs)
+    # With --html on this machine's pool, each game with illegal moves, errors or a mismatch
+    # gets its game page beside the page (a cluster's workers write elsewhere: no pages).
+    pages = (str(html_page.with_name(html_page.stem + "-games"))
+             if html_page is not None and scheduler is None and out_dir is None else None)
+    options = BatchOptions(settings=settings, jobs=jobs, pages=pages)
     problems = Problems() if html_page is not None else None
     progress, finish = batch_progress(inputs, quiet)
     stdin = sys.stdin if "-" in inputs else None

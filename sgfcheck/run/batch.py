@@ -56,7 +56,7 @@ from sgfcheck.output.summary import NAMED, Summary
 from sgfcheck.records.inputs import InputProblem, Item, Skipped, WorkItem, is_url
 from sgfcheck.records.reading import read_path, read_url
 from sgfcheck.records.record import load_bytes
-from sgfcheck.replay.check import FileReport, check_loaded
+from sgfcheck.replay.check import FileReport, GameReport, check_loaded
 from sgfcheck.run.duplicates import DuplicateIndex
 from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
@@ -97,6 +97,9 @@ class BatchOptions:
     """How workers render rows for the report."""
     details: bool = False
     """Workers describe each problem game for ``--html`` (with a board)."""
+    pages: str | None = None
+    """With ``details``: a folder where workers write the game page (``sgfcheck view``) of each
+    game with illegal moves, errors or a result that does not match; the batch page links it."""
     chunk: int = CHUNK
     """Files handed to a worker at a time."""
 
@@ -105,7 +108,7 @@ class BatchOptions:
         """Options from keywords of both kinds: ``jobs``, ``report_kind``, ``details`` and
         ``chunk`` are the run's, the rest the :class:`~sgfcheck.settings.Settings` (``batch``'s
         own default dead stones, ``markup``, unless given)."""
-        run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "chunk")
+        run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "pages", "chunk")
                if k in choices}
         choices.setdefault("dead_stones", DeadStoneChoice.MARKUP)
         return cls(settings=Settings(**choices), **run)
@@ -321,9 +324,28 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
         # the run state of a report (a later --resume --html lists it).
         problem = (problem_game(label, scored, board=options.details)
                    if options.details or kind is not ReportKind.NONE else None)
+        if problem is not None and options.pages and problem.rank < LAST_RANK:
+            problem.view = _write_game_page(options.pages, label, report, scored)
         facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
                                problem))
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
+
+
+def _write_game_page(folder: str, label: str, report: GameReport, scored: GameScore) -> str:
+    """The game page of a problem game in ``folder`` (a name from its label's digest); the link
+    to it from the batch page (the folder's own name, then the file), or "" when it cannot be
+    written."""
+    from sgfcheck.output.gamepage import game_page
+
+    name = hashlib.blake2b(label.encode("utf-8", "replace"), digest_size=8).hexdigest() + ".html"
+    try:
+        page = game_page(label, report, scored)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+            out.write(page)
+    except (OSError, ValueError):
+        return ""
+    return f"{os.path.basename(os.path.normpath(folder))}/{name}"
 
 
 def _process_chunk(items: list[Work]) -> list[FileOutcome]:

@@ -1,0 +1,445 @@
+"""The game page (``sgfcheck view``): one self-contained HTML page to step through a game move by
+move, with every ruleset's verdict on each move and the count at the end.
+
+Everything the page shows is computed here, in Python, by sgfcheck's own rules core, and embedded
+as data: the position after every move (as the stones each move adds and removes), the
+prisoners, each node's comment, the findings of the move, each ruleset's verdict on it (with
+the reason in words, from the replay under that ruleset), and at the end each ruleset's count,
+drawn as that ruleset counts it (territory, seki points, points to fill, dead stones). The page's
+script only draws that data: it knows no rule of Go.
+
+The data sits in a ``<script type="application/json">`` block with ``<``, ``>`` and ``&``
+escaped, and the script writes every text from the record with ``textContent``: nothing from the
+record runs. Nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sgfmill import sgf_grammar
+
+from sgfcheck.colour import BLACK, EMPTY, WHITE
+from sgfcheck.escaping import visible
+from sgfcheck.findings import Finding
+from sgfcheck.output.html import LEGEND, esc, score_summary_html, score_table_html
+from sgfcheck.records.record import Line, Move, Node
+from sgfcheck.replay.check import GameReport
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import PRESETS
+from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.scoring.adjudicate import GameScore
+from sgfcheck.scoring.count import counted_points
+from sgfcheck.version import VERSION
+
+OWN = "the game's rules"
+"""The switcher's first entry: the rules the game was played under (its RU, or --rules)."""
+
+RULE_WORDS = {
+    "occupied point": "the point is already occupied",
+    "suicide": "the stone (and the chain it joins) would have no liberty and captures nothing",
+    "simple ko": "it retakes a ko at once, recreating the position before the opponent's move",
+    "positional superko": "it recreates a whole-board position seen earlier in the game",
+    "situational superko": "it recreates a whole-board position seen earlier with the same "
+                           "player to move",
+    "natural situational superko": "it recreates, by a move on the board (not a pass), a "
+                                   "position seen earlier with the same player to move",
+    "long cycle": "the position repeats in a cycle of moves (triple ko, eternal life): under "
+                  "these rules the game has no result or is replayed, the move itself is not "
+                  "forbidden",
+}
+"""Each rule a move can break, in words (the page's reasons for the presets)."""
+
+
+def _comment(node: Node | None) -> str:
+    if node is None or "C" not in node:
+        return ""
+    return visible(sgf_grammar.text_value(node["C"][0]).decode("utf-8", "replace"))
+
+
+def _verdicts(game: GameReport, line: Line, ruleset: Ruleset) -> dict[int, list[list[str]]]:
+    """The moves a ruleset forbids (or finds in a long cycle): move number -> [[rule, reason],
+    ...], from the replay under that ruleset."""
+    out: dict[int, list[list[str]]] = {}
+    for f in replay(game.game, line, ruleset).findings:
+        if f.move is None or not f.code.is_rule or not (f.is_error or f.code.rule == "long cycle"):
+            continue
+        out.setdefault(f.move, []).append([f.code.rule, f.message])
+    return out
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {"code": f.code.code, "severity": f.severity.value, "message": visible(f.message)}
+
+
+def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
+    """Everything the page draws, as plain data (see the module's text)."""
+    record = report.game
+    line = report.line if report.line is not None else record.main_line()
+    assert report.context is not None
+    own = report.context.ruleset
+    width, height = record.width, record.height
+    nodes: list[Node] = (list(sgf_grammar.main_sequence_iter(record.tree))
+                         if record.tree is not None and not any(line.variation) else [])
+    names = [_point_name(p, width, height) for p in range(width * height)]
+
+    previous = replay(record, line, own, upto=0)
+    start = [p for p, c in enumerate(previous.board.colour) if c != EMPTY]
+    moves: list[dict[str, Any]] = []
+    before = list(previous.board.colour)
+    by_move: dict[int, list[Finding]] = {}
+    for f in report.findings:
+        if f.move is not None:
+            by_move.setdefault(f.move, []).append(f)
+    for number, event in line.numbered_moves():
+        now = replay(record, line, own, upto=number)
+        after = now.board.colour
+        added = [[p, int(c)] for p, c in enumerate(after) if c != EMPTY and before[p] != c]
+        removed = [p for p, c in enumerate(after) if c == EMPTY and before[p] != EMPTY]
+        moves.append({
+            "colour": event.colour.letter,
+            "point": _move_point(event, width, height),
+            "at": _move_index(event, width, height),
+            "add": added, "remove": removed,
+            "prisoners": [now.prisoners[BLACK], now.prisoners[WHITE]],
+            "comment": _comment(nodes[event.node] if 0 <= event.node < len(nodes) else None),
+            "findings": [_finding(f) for f in by_move.get(number, [])],
+        })
+        before = list(after)
+
+    rulesets = [OWN] + list(PRESETS)
+    illegal: dict[str, dict[int, list[list[str]]]] = {}
+    for name, ruleset in PRESETS.items():
+        illegal[name] = {m: [[rule, RULE_WORDS.get(rule, rule)] for rule, _ in found]
+                         for m, found in _verdicts(report, line, ruleset).items()}
+    own_rules = {m: [[f.code.rule, visible(f.message)] for f in fl
+                     if f.is_illegal or f.code.rule == "long cycle"]
+                 for m, fl in by_move.items()}
+    illegal[OWN] = {m: v for m, v in own_rules.items() if v}
+
+    end: dict[str, Any] | None = None
+    if scored.position is not None and scored.dead is not None and not scored.error:
+        position = scored.position
+        counts = {}
+        for score in scored.scores:
+            counted = counted_points(position, score.ruleset)
+            counts[score.ruleset.name] = {
+                "territory": [[p, int(c)] for p, c in sorted(counted.territory.items())],
+                "seki": sorted(counted.seki), "fill": sorted(counted.fill),
+                "result": score.result_text, "method": score.method.value}
+        counts.setdefault(OWN, counts.get(own.name, {}))
+        end = {"dead": sorted(scored.dead.points),
+               "uncertain": sorted(p for c in scored.dead.uncertain for p in c.stones),
+               "source": scored.dead.source.value, "counts": counts,
+               "own": scored.scores[0].ruleset.name if scored.scores else own.name}
+    info = record.info
+    return {
+        "version": VERSION,
+        "size": [width, height], "names": names, "start": start,
+        "startColours": [int(previous.board.colour[p]) for p in start],
+        "startComment": _comment(nodes[0] if nodes else None),
+        "moves": moves, "rulesets": rulesets, "own": own.name, "illegal": illegal,
+        "end": end,
+        "players": [visible(info.get("PB", "")), visible(info.get("PW", ""))],
+        "result": visible(record.result_raw or ""),
+    }
+
+
+def _point_name(p: int, width: int, height: int) -> str:
+    from sgfcheck.points import point_name
+
+    return point_name((p % width, p // width), height)
+
+
+def _move_point(event: Move, width: int, height: int) -> str:
+    if event.point is None:
+        return "pass"
+    col, row = event.point
+    if 0 <= col < width and 0 <= row < height:
+        return _point_name(row * width + col, width, height)
+    return "off the board"
+
+
+def _move_index(event: Move, width: int, height: int) -> int:
+    if event.point is None:
+        return -1
+    col, row = event.point
+    return row * width + col if 0 <= col < width and 0 <= row < height else -1
+
+
+def _json_for_html(data: dict[str, Any]) -> str:
+    """JSON that cannot close the script element it sits in."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def game_page(path: str, report: GameReport, scored: GameScore) -> str:
+    """The whole page (see the module's text)."""
+    data = page_data(report, scored)
+    record = report.game
+    black, white = data["players"]
+    title = f"{black or 'Black'} vs {white or 'White'}"
+    if data["result"]:
+        title += f", {data['result']}"
+    end_html = "\n".join(score_summary_html(scored) + score_table_html(scored)) \
+        if data["end"] is not None else "<p>Not scored.</p>"
+    body = f"""<header><h1>{esc(title)}</h1>
+<p class="file">{esc(path)}, game {record.index + 1}: {len(data['moves'])} moves,
+{record.width}x{record.height}, rules {esc(data['own'])}</p></header>
+<main>
+<section class="boardpane">
+<div id="board" role="img" aria-label="the board"></div>
+<div class="controls">
+<button id="first" title="first (Home)">|&lt;</button>
+<button id="back" title="back (Left arrow)">&#x25C0;</button>
+<span id="count" aria-live="polite"></span>
+<button id="forward" title="forward (Right arrow)">&#x25B6;</button>
+<button id="last" title="last (End)">&gt;|</button>
+<input id="slider" type="range" min="0" value="0" aria-label="move">
+</div>
+<div class="controls">
+<button id="nextfinding">next finding</button>
+<button id="nextillegal">next illegal move</button>
+<label><input id="numbers" type="checkbox"> move numbers</label>
+</div>
+</section>
+<section class="side">
+<label>Ruleset <select id="ruleset"></select></label>
+<p id="move"></p>
+<p id="captures"></p>
+<div id="illegal" class="verdict"></div>
+<div class="scroll"><table id="presets"><thead><tr><th class="text">ruleset</th>
+<th class="text">this move</th></tr></thead><tbody></tbody></table></div>
+<ul id="findings"></ul>
+<pre id="comment"></pre>
+</section>
+</main>
+<section id="end" hidden>
+<h2>The end of the game</h2>
+{end_html}
+</section>
+{LEGEND}
+<p class="legend">On this page: the last move has a red ring; a red &#215; marks a move the chosen
+ruleset forbids; at the end, the chosen ruleset's count is drawn (territory as small squares,
+seki points as blue rings, points to fill as purple diamonds, dead stones faded).</p>
+<footer>Made by sgfcheck {esc(VERSION)}: every position, verdict and count on this page was
+computed by sgfcheck; the page only draws them. Self-contained: nothing is fetched.</footer>
+<script type="application/json" id="data">{_json_for_html(data)}</script>
+<script>{SCRIPT}</script>"""
+    return "\n".join(["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+                      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                      f"<title>{esc(title)}</title>", f"<style>{STYLE}</style>", "</head>",
+                      "<body>", body, "</body>", "</html>", ""])
+
+
+STYLE = """
+*{box-sizing:border-box}
+body{font:15px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;padding:8px;color:#1b1b1b}
+h1{font-size:1.2em;margin:.2em 0}
+.file{margin:0 0 .4em;color:#555;overflow-wrap:anywhere}
+main{display:grid;grid-template-columns:minmax(0,min(100vw,calc(100vh - 150px))) minmax(260px,1fr);
+gap:12px;align-items:start}
+@media (max-width:800px){main{grid-template-columns:1fr}}
+#board svg{width:100%;height:auto;display:block;max-height:calc(100vh - 120px)}
+.controls{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
+.controls button{font:inherit;min-width:2.4em;padding:4px 8px}
+#slider{flex:1;min-width:120px}
+#count{min-width:6em;text-align:center;font-variant-numeric:tabular-nums}
+.verdict{padding:6px 10px;border-radius:4px;margin:.5em 0;border:1px solid #bbb}
+.verdict:empty{display:none}
+.verdict.illegal,.verdict.mismatch{background:#fbe3e3;border-color:#c55}
+.verdict.match{background:#e6f4e6;border-color:#6a6}
+.verdict.unverifiable{background:#fff3d6;border-color:#c90}
+.verdict.not-scored{background:#eef0f4}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #bbb;padding:2px 6px;text-align:right;vertical-align:top}
+td.text,th.text{text-align:left}
+tr.chosen td{background:#fff7c2}
+td.bad{color:#a00}
+.scroll{overflow-x:auto;max-width:100%}
+#comment{white-space:pre-wrap;font:inherit;background:#f6f6f6;padding:6px;margin:0}
+#comment:empty{display:none}
+.legend{font-size:.9em;color:#444}
+.legend span{display:inline-block;margin-right:1em}
+footer{margin-top:1.5em;font-size:.85em;color:#666}
+svg .grid{stroke:#000;stroke-width:.04}
+svg .hoshi{fill:#000}
+svg .coord{font-size:.45px;fill:#333;text-anchor:middle;dominant-baseline:central}
+svg .stone.black{fill:#111}
+svg .stone.white{fill:#fafafa;stroke:#111;stroke-width:.04}
+svg .stone.dead{opacity:.45}
+svg .stone.uncertain{stroke:#e07000;stroke-dasharray:.1 .08;stroke-width:.07}
+svg .last{fill:none;stroke:#d00;stroke-width:.08}
+svg .illegal{stroke:#d00;stroke-width:.12}
+svg .terr.black{fill:#111}
+svg .terr.white{fill:#fff;stroke:#111;stroke-width:.04}
+svg .seki{fill:none;stroke:#1565c0;stroke-width:.07}
+svg .fill{fill:#8e24aa}
+svg .num{font-size:.45px;text-anchor:middle;dominant-baseline:central}
+svg .num.on-black{fill:#fff}
+@media print{.controls,#ruleset,select,label{display:none}main{grid-template-columns:1fr}
+#board svg{max-height:none}#end{display:block !important}}
+"""
+
+SCRIPT = r"""
+(function(){
+"use strict";
+var D = JSON.parse(document.getElementById("data").textContent);
+var W = D.size[0], H = D.size[1], N = D.moves.length, NS = "http://www.w3.org/2000/svg";
+var LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZabcdefghjklmnopqrstuvwxyz";
+// Positions and move numbers after every move, from the data's stones added and removed.
+var pos = [], nums = [];
+var p0 = new Array(W * H).fill(0), n0 = new Array(W * H).fill(0);
+D.start.forEach(function(p, i){ p0[p] = D.startColours[i]; });
+pos.push(p0); nums.push(n0);
+D.moves.forEach(function(m, i){
+  var p = pos[i].slice(), n = nums[i].slice();
+  m.remove.forEach(function(q){ p[q] = 0; n[q] = 0; });
+  m.add.forEach(function(a){ p[a[0]] = a[1]; });
+  if (m.at >= 0) n[m.at] = i + 1;
+  pos.push(p); nums.push(n);
+});
+function el(name, attrs, parent){
+  var e = document.createElementNS(NS, name);
+  for (var k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function x(p){ return p % W + 1; }
+function y(p){ return Math.floor(p / W) + 1; }
+var svg = el("svg", {viewBox: "0 0 " + (W + 1) + " " + (H + 1), "class": "goban"});
+el("rect", {x: 0, y: 0, width: W + 1, height: H + 1, fill: "#dcb35c"}, svg);
+for (var i = 1; i <= W; i++) el("line", {x1: i, y1: 1, x2: i, y2: H, "class": "grid"}, svg);
+for (var j = 1; j <= H; j++) el("line", {x1: 1, y1: j, x2: W, y2: j, "class": "grid"}, svg);
+for (var c = 0; c < W; c++) {
+  el("text", {x: c + 1, y: 0.45, "class": "coord"}, svg).textContent = LETTERS[c];
+  el("text", {x: c + 1, y: H + 0.55, "class": "coord"}, svg).textContent = LETTERS[c];
+}
+for (var r = 0; r < H; r++) {
+  el("text", {x: 0.4, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
+  el("text", {x: W + 0.6, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
+}
+function hoshi(n){ if (n < 7) return []; var e = n >= 13 ? 3 : 2;
+  var s = [e, n - 1 - e]; if (n % 2 && n >= 9) s.push((n - 1) / 2); return s; }
+if (W === H) hoshi(W).forEach(function(a){ hoshi(H).forEach(function(b){
+  el("circle", {cx: a + 1, cy: b + 1, r: 0.1, "class": "hoshi"}, svg); }); });
+var marks = el("g", {"class": "marks"}, svg), stones = el("g", {"class": "stones"}, svg);
+var over = el("g", {"class": "over"}, svg);
+document.getElementById("board").appendChild(svg);
+var stoneAt = {}, current = -1, shown = new Array(W * H).fill(0);
+var select = document.getElementById("ruleset");
+D.rulesets.forEach(function(name){
+  var o = document.createElement("option"); o.value = name;
+  o.textContent = name === "the game's rules" ? name + " (" + D.own + ")" : name;
+  select.appendChild(o);
+});
+function ruleset(){ return select.value; }
+function setStone(p, colour){
+  var old = stoneAt[p];
+  if (old) { old.remove(); delete stoneAt[p]; }
+  if (colour) stoneAt[p] = el("circle", {cx: x(p), cy: y(p), r: 0.47,
+    "class": "stone " + (colour === 1 ? "black" : "white"), "data-point": D.names[p]}, stones);
+}
+function drawOver(n){
+  while (over.firstChild) over.removeChild(over.firstChild);
+  while (marks.firstChild) marks.removeChild(marks.firstChild);
+  var p = pos[n];
+  if (document.getElementById("numbers").checked) nums[n].forEach(function(k, q){
+    if (k && p[q]) el("text", {x: x(q), y: y(q), "class": "num" + (p[q] === 1 ? " on-black" : "")},
+                      over).textContent = String(k);
+  });
+  if (n > 0) {
+    var m = D.moves[n - 1];
+    if (m.at >= 0 && p[m.at])
+      el("circle", {cx: x(m.at), cy: y(m.at), r: 0.28, "class": "last"}, over);
+    var bad = (D.illegal[ruleset()] || {})[n];
+    if (bad && m.at >= 0) {
+      var cx = x(m.at), cy = y(m.at);
+      el("line", {x1: cx - .3, y1: cy - .3, x2: cx + .3, y2: cy + .3, "class": "illegal"}, over);
+      el("line", {x1: cx - .3, y1: cy + .3, x2: cx + .3, y2: cy - .3, "class": "illegal"}, over);
+    }
+  }
+  Object.keys(stoneAt).forEach(function(q){ stoneAt[q].classList.remove("dead", "uncertain"); });
+  if (n === N && D.end) {
+    var counts = D.end.counts[ruleset()] || D.end.counts[D.end.own] || {};
+    D.end.dead.forEach(function(q){ if (stoneAt[q]) stoneAt[q].classList.add("dead"); });
+    D.end.uncertain.forEach(function(q){ if (stoneAt[q]) stoneAt[q].classList.add("uncertain"); });
+    (counts.territory || []).forEach(function(t){
+      el("rect", {x: x(t[0]) - .16, y: y(t[0]) - .16, width: .32, height: .32,
+        "class": "terr " + (t[1] === 1 ? "black" : "white"), "data-point": D.names[t[0]]}, marks);
+    });
+    (counts.seki || []).forEach(function(q){
+      el("circle", {cx: x(q), cy: y(q), r: .2, "class": "seki", "data-point": D.names[q]},
+         marks); });
+    (counts.fill || []).forEach(function(q){
+      el("path", {d: "M" + x(q) + " " + (y(q) - .2) + "l.2 .2l-.2 .2l-.2 -.2z", "class": "fill",
+        "data-point": D.names[q]}, marks); });
+  }
+}
+function text(id, value){ document.getElementById(id).textContent = value; }
+function show(n){
+  n = Math.max(0, Math.min(N, n));
+  var p = pos[n];
+  for (var q = 0; q < W * H; q++) if (shown[q] !== p[q]) { setStone(q, p[q]); shown[q] = p[q]; }
+  current = n;
+  drawOver(n);
+  text("count", n + " / " + N);
+  document.getElementById("slider").value = n;
+  var m = n > 0 ? D.moves[n - 1] : null;
+  text("move", m ? "Move " + n + ": " + (m.colour === "B" ? "Black" : "White") + " " + m.point
+    : "Start: " + (D.start.length ? D.start.length + " stones set up" : "empty board"));
+  var pr = m ? m.prisoners : [0, 0];
+  text("captures", "Captured: by Black " + pr[0] + ", by White " + pr[1]);
+  text("comment", m ? m.comment : D.startComment);
+  var box = document.getElementById("illegal"), bad = (D.illegal[ruleset()] || {})[n];
+  box.className = "verdict" + (bad ? " illegal" : "");
+  box.textContent = bad ? "Under " + select.options[select.selectedIndex].textContent + ": " +
+    bad.map(function(b){ return b[0] + " - " + b[1]; }).join("; ") : "";
+  var body = document.querySelector("#presets tbody");
+  while (body.firstChild) body.removeChild(body.firstChild);
+  D.rulesets.forEach(function(name){
+    var tr = document.createElement("tr"), a = document.createElement("td");
+    var b = document.createElement("td");
+    var v = (D.illegal[name] || {})[n];
+    a.className = "text"; b.className = "text" + (v ? " bad" : "");
+    a.textContent = name === "the game's rules" ? name + " (" + D.own + ")" : name;
+    b.textContent = n === 0 ? "" : v ? v.map(function(x){ return x[0]; }).join(", ") : "legal";
+    if (name === ruleset()) tr.className = "chosen";
+    tr.appendChild(a); tr.appendChild(b); body.appendChild(tr);
+  });
+  var list = document.getElementById("findings");
+  while (list.firstChild) list.removeChild(list.firstChild);
+  (m ? m.findings : []).forEach(function(f){
+    var li = document.createElement("li");
+    li.textContent = f.code + " (" + f.severity + "): " + f.message;
+    list.appendChild(li);
+  });
+  document.getElementById("end").hidden = n !== N;
+  if (history.replaceState) history.replaceState(null, "", "#move=" + n);
+}
+function next(test){ for (var k = current + 1; k <= N; k++) if (test(k)) return show(k); }
+document.getElementById("slider").max = N;
+document.getElementById("slider").addEventListener("input", function(e){ show(+e.target.value); });
+document.getElementById("first").onclick = function(){ show(0); };
+document.getElementById("back").onclick = function(){ show(current - 1); };
+document.getElementById("forward").onclick = function(){ show(current + 1); };
+document.getElementById("last").onclick = function(){ show(N); };
+document.getElementById("nextfinding").onclick = function(){
+  next(function(k){ return D.moves[k - 1].findings.length > 0; }); };
+document.getElementById("nextillegal").onclick = function(){
+  next(function(k){ return !!(D.illegal[ruleset()] || {})[k]; }); };
+document.getElementById("numbers").onchange = function(){ drawOver(current); };
+select.onchange = function(){ show(current); };
+document.addEventListener("keydown", function(e){
+  if (e.target && e.target.tagName === "SELECT") return;
+  var k = {ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: N,
+           PageUp: current - 10, PageDown: current + 10}[e.key];
+  if (k !== undefined) { e.preventDefault(); show(k); }
+});
+var hash = /#move=(\d+)/.exec(location.hash);
+show(hash ? +hash[1] : 0);
+window.sgfcheckView = {show: show, position: function(){ return pos[current]; },
+                       current: function(){ return current; }, drawn: performance.now()};
+})();
+"""

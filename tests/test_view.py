@@ -1,0 +1,232 @@
+"""The game page (``sgfcheck view``) in a real browser (Debian's Chromium through Playwright):
+stepping through a game, the ruleset switcher, the page address, a phone's screen, safety.
+
+Screenshots are kept in ``test-artifacts/``; the timings are printed (``-s``), never asserted."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES, ROOT
+from test_pages import ARTIFACTS, Opened
+from typer.testing import CliRunner
+
+from sgfcheck.cli.app import app
+from sgfcheck.records.record import load_file
+from sgfcheck.replay.replay import replay
+from sgfcheck.rules.presets import PRESETS
+
+runner = CliRunner()
+KGS_300 = ROOT.parent / "shared" / "corpus" / "kgs" / "KGS2001" / "2001-01-14-1.sgf"
+"""A 19x19 KGS game of 295 moves."""
+
+
+def page_of(record: Path, tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / (record.stem + ".html")
+    done = runner.invoke(app, ["view", str(record), "-o", str(out), *args])
+    assert done.exit_code == 0, done.output
+    return out
+
+
+def stones_shown(opened: Opened) -> dict[str, str]:
+    """Every stone element on the board: its point and colour."""
+    found: dict[str, str] = opened.page.evaluate("""() => {
+        var out = {};
+        document.querySelectorAll('#board .stone').forEach(function(s){
+          out[s.getAttribute('data-point')] = s.classList.contains('black') ? 'B' : 'W';
+        });
+        return out;
+    }""")
+    return found
+
+
+def stones_replayed(record: Path, move: int) -> dict[str, str]:
+    game = load_file(record).games[0]
+    line = game.main_line()
+    board = replay(game, line, PRESETS["japanese"], upto=move).board
+    return {board.name(p): "B" if c == 1 else "W" for p, c in enumerate(board.colour) if c}
+
+
+def test_keys_buttons_and_slider_step_through_the_game(browser: Any, tmp_path: Path) -> None:
+    record = FIXTURES / "triple-ko.sgf"
+    opened = Opened(browser, page_of(record, tmp_path))
+    page = opened.page
+    total = len(load_file(record).games[0].main_line().events) - 1  # the setup node, then moves
+    assert page.locator("#count").inner_text() == f"0 / {total}"
+    assert stones_shown(opened) == stones_replayed(record, 0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("window.sgfcheckView.current()") == 2
+    assert stones_shown(opened) == stones_replayed(record, 2)
+    page.click("#forward")
+    assert stones_shown(opened) == stones_replayed(record, 3)
+    page.keyboard.press("End")
+    assert page.locator("#count").inner_text() == f"{total} / {total}"
+    assert stones_shown(opened) == stones_replayed(record, total)
+    page.click("#back")
+    assert stones_shown(opened) == stones_replayed(record, total - 1)
+    page.keyboard.press("Home")
+    assert stones_shown(opened) == stones_replayed(record, 0)
+    page.locator("#slider").fill("5")
+    assert page.evaluate("window.sgfcheckView.current()") == 5
+    assert stones_shown(opened) == stones_replayed(record, 5)
+    assert page.url.endswith("#move=5")
+    opened.shot("view-triple-ko.png", full=False)
+    assert opened.requests == [] and opened.dialogs == []
+
+
+# Where each ruleset stops sending-two-returning-one (check --all-rules says the same): White's
+# move 12 at D1 recreates the position after move 8 (positional superko), move 14 at C3 closes
+# the cycle of moves 9-14 (superko of each kind, or a long cycle with no result).
+EXPECTED = {
+    "the game's rules": {14: "long cycle"},
+    "tromp-taylor": {12: "positional superko", 14: "positional superko"},
+    "chinese": {14: "long cycle"}, "japanese": {14: "long cycle"},
+    "korean": {14: "long cycle"}, "aga": {14: "situational superko"},
+    "bga": {14: "natural situational superko"},
+    "ing": {12: "positional superko", 14: "positional superko"},
+    "new-zealand": {14: "situational superko"},
+    "wmsg": {12: "positional superko", 14: "positional superko"},
+    "stone-scoring": {14: "long cycle"},
+}
+
+
+def test_the_ruleset_switcher_marks_each_rulesets_illegal_moves(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    record = FIXTURES / "sending-two-returning-one.sgf"
+    opened = Opened(browser, page_of(record, tmp_path))
+    page = opened.page
+    assert page.locator("#ruleset option").all_inner_texts()[0] == "the game's rules (japanese)"
+    for name, expected in EXPECTED.items():
+        page.select_option("#ruleset", name)
+        marked = {}
+        for move in range(15):
+            page.evaluate(f"window.sgfcheckView.show({move})")
+            crosses = page.locator("#board .illegal").count()
+            said = page.locator("#illegal").inner_text()
+            if crosses:
+                marked[move] = said
+            else:
+                assert said == ""
+        assert sorted(marked) == sorted(expected), name
+        for move, rule in expected.items():
+            assert f": {rule} - " in marked[move], (name, marked[move])
+        # The row of every preset's verdict on the move at hand.
+        page.evaluate("window.sgfcheckView.show(12)")
+        rows = dict(zip(page.locator("#presets td:nth-child(1)").all_inner_texts(),
+                        page.locator("#presets td:nth-child(2)").all_inner_texts(), strict=True))
+        assert rows["tromp-taylor"] == "positional superko" and rows["chinese"] == "legal"
+    page.click("#nextillegal")  # from move 12 under the last ruleset chosen (stone-scoring)
+    assert page.evaluate("window.sgfcheckView.current()") == 14
+    opened.shot("view-sending-two-returning-one.png", full=False)
+
+
+def test_the_page_address_opens_at_a_move(browser: Any, tmp_path: Path) -> None:
+    record = FIXTURES / "triple-ko.sgf"
+    path = page_of(record, tmp_path)
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(path.resolve().as_uri() + "#move=4")
+    assert page.evaluate("window.sgfcheckView.current()") == 4
+    page.close()
+
+
+def test_a_phone_shows_the_whole_board(browser: Any, tmp_path: Path) -> None:
+    record = KGS_300 if KGS_300.exists() else FIXTURES / "seki.sgf"
+    opened = Opened(browser, page_of(record, tmp_path), width=390, height=844)
+    box = opened.page.locator("#board svg").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["y"] + box["height"] <= 844
+    opened.page.keyboard.press("End")
+    opened.shot("view-phone-end.png", full=False)
+
+
+def test_record_text_runs_nothing(browser: Any, tmp_path: Path) -> None:
+    record = tmp_path / "evil.sgf"
+    record.write_text("(;GM[1]FF[4]SZ[9]PB[<script>alert(1)</script>]PW[</script><script>"
+                      "alert(2)</script>]C[<img src=x onerror=alert(3)>]RE[B+R]"
+                      ";B[ee]C[<b onmouseover=alert(4)>hi</b>];W[cc])", encoding="utf-8")
+    opened = Opened(browser, page_of(record, tmp_path))
+    page = opened.page
+    assert page.locator("script").count() == 2  # the data block and the page's own script
+    assert "<script>alert(1)</script>" in page.locator("h1").inner_text()
+    assert page.locator("#comment").inner_text() == "<img src=x onerror=alert(3)>"
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#comment").inner_text() == "<b onmouseover=alert(4)>hi</b>"
+    assert opened.dialogs == [] and opened.requests == []
+
+
+def test_the_end_of_the_game_draws_each_rulesets_count(browser: Any, tmp_path: Path) -> None:
+    # seki.sgf: the seki points A7 and E7 count for nobody under japanese, for their owners
+    # under chinese.
+    record = FIXTURES / "seki.sgf"
+    opened = Opened(browser, page_of(record, tmp_path))
+    page = opened.page
+    page.keyboard.press("End")
+    assert page.locator("#end").is_visible()
+    page.select_option("#ruleset", "japanese")
+    seki = sorted(page.locator("#board .seki").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-point'))"))
+    assert seki == ["A7", "E7"]
+    page.select_option("#ruleset", "chinese")
+    assert page.locator("#board .seki").count() == 0
+    territory = page.locator("#board .terr").evaluate_all(
+        "els => els.map(e => e.getAttribute('data-point'))")
+    assert "A7" in territory and "E7" in territory
+    assert "RE check (japanese): MATCH" in page.locator("#end .verdict").first.inner_text()
+    opened.shot("view-seki-end.png", full=True)
+
+
+def test_a_300_move_game_page_is_small_and_quick(browser: Any, tmp_path: Path) -> None:
+    if not KGS_300.exists():
+        pytest.skip(f"the shared corpus is absent ({KGS_300})")
+    path = page_of(KGS_300, tmp_path)
+    size = path.stat().st_size
+    assert size < 400 * 1024, size
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    started = time.perf_counter()
+    page.goto(path.resolve().as_uri())
+    page.wait_for_function("window.sgfcheckView !== undefined")
+    page.wait_for_timeout(100)
+    paint = page.evaluate("(performance.getEntriesByType('paint').find(e => e.name === "
+                          "'first-contentful-paint') || {}).startTime")
+    drawn = page.evaluate("window.sgfcheckView.drawn")
+    loaded = time.perf_counter() - started
+    step = page.evaluate("""() => {
+        var t = performance.now();
+        for (var k = 1; k <= 295; k++) window.sgfcheckView.show(k);
+        return (performance.now() - t) / 295;
+    }""")
+    assert page.evaluate("window.sgfcheckView.current()") == 295
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "view-kgs-19x19.png"))
+    print(f"\n300-move page: {size / 1024:.0f} KB, first contentful paint {paint} ms, board "
+          f"drawn at {drawn:.0f} ms, loaded in {loaded * 1000:.0f} ms, a step {step:.2f} ms")
+    page.close()
+
+
+def test_the_batch_page_links_each_problem_game_to_its_page(browser: Any, tmp_path: Path) -> None:
+    page = tmp_path / "batch.html"
+    done = runner.invoke(app, ["batch", str(FIXTURES / "suicide-single.sgf"),
+                               str(FIXTURES / "ko.sgf"), "--html", str(page), "--jobs", "1",
+                               "-q", "--fail-on", "never"])
+    assert done.exit_code == 0, done.output
+    opened = Opened(browser, page)
+    links = opened.page.locator("table.problems a.view").evaluate_all(
+        "els => els.map(e => e.getAttribute('href'))")
+    # Both games have an illegal move (a suicide, a ko taken back at once): each has its page.
+    assert len(links) == 2 and all(link.startswith("batch-games/") for link in links)
+    said = set()
+    for link in links:
+        target = tmp_path / link
+        assert target.exists()
+        game = browser.new_page(viewport={"width": 1000, "height": 800})
+        game.goto(target.resolve().as_uri())
+        assert game.evaluate("window.sgfcheckView.current()") == 0
+        game.click("#nextillegal")
+        said.add(game.locator("#illegal").inner_text().split(": ")[1].split(" - ")[0])
+        game.close()
+    assert said == {"suicide", "simple ko"}
