@@ -88,3 +88,20 @@ def test_batch_summary_and_duplicates_validate(tmp_path: Path) -> None:
                         str(duplicates), "--fail-on", "never"])
     assert list(validator("summary").iter_errors(json.loads(summary.read_text()))) == []
     assert list(validator("duplicates").iter_errors(json.loads(duplicates.read_text()))) == []
+
+
+def test_sgfcheck_schema_prints_the_packaged_schema_and_its_version(tmp_path: Path) -> None:
+    from sgfcheck.output.schema import SCHEMA_VERSION
+
+    printed = runner.invoke(app, ["schema"])
+    assert printed.exit_code == 0
+    assert json.loads(printed.output) == SCHEMA
+    assert SCHEMA["version"] == SCHEMA_VERSION
+    assert runner.invoke(app, ["schema", "--version"]).output == f"{SCHEMA_VERSION}\n"
+    # A batch run's state names the version its rows were written with.
+    report = tmp_path / "r.jsonl"
+    done = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--out", str(report), "-q",
+                               "--fail-on", "never", "--jobs", "1"])
+    assert done.exit_code == 0, done.output
+    head = json.loads(report.with_name("r.jsonl.state").read_text().splitlines()[0])
+    assert head["schema"] == SCHEMA_VERSION

@@ -34,6 +34,7 @@ COMMANDS = {
     "report": "sgfcheck.cli.report",
     "engines": "sgfcheck.cli.engines",
     "rules": "sgfcheck.cli.rules",
+    "schema": "sgfcheck.cli.schema",
 }
 """Every command, by name, and the module whose Typer app holds it."""
 

@@ -33,6 +33,20 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
+SCHEMA_VERSION = "2.0"
+"""The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
+change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
+name the version."""
+
+
+def schema_text() -> str:
+    """The JSON schema of every output, as shipped in the package."""
+    from importlib.resources import files
+
+    return files("sgfcheck").joinpath("data").joinpath("report.schema.json").read_text(
+        encoding="utf-8")
+
+
 JSON = dict[str, Any]
 """A JSON object (values: JSON values)."""
 

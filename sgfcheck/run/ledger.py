@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sgfcheck.output.html import ProblemGame
+from sgfcheck.output.schema import SCHEMA_VERSION
 from sgfcheck.run.batch import FileOutcome, GameFacts
 from sgfcheck.run.reportfile import ReportKind
 from sgfcheck.scoring.result_check import CheckStatus
@@ -41,8 +42,8 @@ def state_path(report: Path) -> Path:
 
 def run_head(inputs: list[str], settings: Settings, kind: ReportKind) -> dict[str, Any]:
     """The state's first line: what the run is."""
-    return {"sgfcheck": VERSION, "inputs": inputs, "report": kind.value,
-            "settings": settings.to_plain()}
+    return {"sgfcheck": VERSION, "schema": SCHEMA_VERSION, "inputs": inputs,
+            "report": kind.value, "settings": settings.to_plain()}
 
 
 def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
