@@ -26,10 +26,11 @@ HERE = Path(__file__).resolve().parent
 DEFAULT = HERE.parent.parent / "shared" / "corpus"
 
 
-def run_batch(corpus: Path, jobs: int, folder: Path, *extra: str, pure: bool = False) -> dict:
+def run_batch(corpus: Path, jobs: int, folder: Path, *extra: str, pure: bool = False,
+              suffix: str = ".jsonl") -> dict:
     tag = f"{jobs}{'-'.join(extra)}{'-pure' if pure else ''}"
-    summary = folder / f"summary-{tag}.json"
-    out = folder / f"report-{tag}.jsonl"
+    summary = folder / f"summary-{tag}{suffix}.json"
+    out = folder / f"report-{tag}{suffix}"
     cmd = [sys.executable, "-m", "sgfcheck", "batch", str(corpus), "--jobs", str(jobs),
            "--out", str(out), "--summary-json", str(summary), "--fail-on", "never", *extra]
     start = time.perf_counter()
@@ -84,6 +85,13 @@ def main() -> int:
                                                       "local")))
         same = all(r["report"].read_bytes() == rows[0][1]["report"].read_bytes()
                    for _, r in rows)
+        parquet = None
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            print("pyarrow not installed: no Parquet row", file=sys.stderr)
+        else:
+            parquet = run_batch(corpus, 1, Path(tmp), suffix=".parquet")
         print(f"corpus: {len(files)} SGF files in {corpus}")
         print(f"sgfmill parse + Board.play: {games} games in {base_time:.1f} s = "
               f"{base_rate:.0f} games/s ({refused} files refused by sgfmill)")
@@ -99,6 +107,14 @@ def main() -> int:
             print(f"scaling 1 -> 2 Dask workers: "
                   f"{rate['Dask, 2 workers'] / rate['Dask, 1 worker']:.2f}x")
         print(f"every report identical to --jobs 1's (pure core and Dask included): {same}")
+        if parquet is not None:
+            plain = rows[0][1]
+            size = {name: r["report"].stat().st_size / max(1, r["games"])
+                    for name, r in (("jsonl", plain), ("parquet", parquet))}
+            print(f"--jobs 1 with a Parquet report: {parquet['games_per_second']:.0f} games/s "
+                  f"({parquet['games_per_second'] / plain['games_per_second']:.2f}x JSON "
+                  f"Lines'), {size['parquet']:.0f} bytes a game against {size['jsonl']:.0f} "
+                  f"({size['jsonl'] / size['parquet']:.1f}x smaller)")
     return 0
 
 

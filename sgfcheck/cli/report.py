@@ -29,7 +29,10 @@ def report_merge(
                                           show_default=False)],
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Join the parts, in input order, into this "
-        "JSON Lines report.")] = None,
+        "report: JSON Lines, or Parquet (--format parquet, or a .parquet name).")] = None,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="FORMAT", help="jsonl or parquet (pyarrow: the parquet extra); "
+        "default: from the --output name.")] = "auto",
     summary_json: Annotated[Path | None, typer.Option(
         "--summary-json", metavar="FILE", help="Write the summary to this JSON file.")] = None,
     duplicates: Annotated[Path | None, typer.Option(
@@ -50,8 +53,25 @@ def report_merge(
     for option, path in (("--output", output), ("--summary-json", summary_json),
                          ("--duplicates", duplicates)):
         check_writable(option, path)
+    if fmt not in ("auto", "jsonl", "parquet"):
+        raise usage_error(f"--format {fmt}: jsonl or parquet")
+    parquet = fmt == "parquet" or (fmt == "auto" and output is not None
+                                   and output.suffix.lower() == ".parquet")
+    if parquet and output is None:
+        raise usage_error("--format parquet writes a file: give --output FILE")
     try:
-        if output is not None:
+        if output is not None and parquet:
+            from sgfcheck.run.parquet import JsonLinesToParquet, ParquetUnavailable
+
+            try:
+                sink = JsonLinesToParquet(output)
+            except ParquetUnavailable as exc:
+                raise usage_error(str(exc)) from None
+            try:
+                summary = merge_parts(folder, sink)  # type: ignore[arg-type]
+            finally:
+                sink.close()
+        elif output is not None:
             with open(output, "w", encoding="utf-8", newline="") as stream:
                 summary = merge_parts(folder, stream)
         else:

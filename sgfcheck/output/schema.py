@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.0"
+SCHEMA_VERSION = "2.1"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -137,6 +137,7 @@ def game_dict(report: GameReport, encoding: str | None, guessed: bool,
         "players": {"black": g.info.get("PB"), "white": g.info.get("PW")},
         "date": g.info.get("DT"),
         "event": g.info.get("EV"),
+        "server": g.server.value,
         "verdict": (verdict or report.verdict).value,
         "long_cycle": None if rep is None or rep.cycle is None else {
             "moves": list(rep.cycle),

@@ -58,7 +58,7 @@ from sgfcheck.records.reading import read_path, read_url
 from sgfcheck.records.record import load_bytes
 from sgfcheck.replay.check import FileReport, GameReport, check_loaded
 from sgfcheck.run.duplicates import DuplicateIndex
-from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row, written_key
+from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, score_game
 from sgfcheck.scoring.result_check import CheckStatus
@@ -505,7 +505,7 @@ class Problems:
         return [p for _, _, p in sorted(self.kept, key=lambda k: (k[0], k[1]))]
 
 
-def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportWriter | None,
+def run_batch(items: Iterable[Item], options: BatchOptions, writer: ReportSink | None,
               done: set[tuple[str, str | None]] | None = None,
               progress: Callable[[Summary], None] | None = None,
               problems: Problems | None = None, runner: Runner | None = None, *,
@@ -556,7 +556,7 @@ class KeySink(Protocol):
     def add(self, kind: str, key: bytes, label: str) -> None: ...
 
 
-def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportWriter | None,
+def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportSink | None,
             problems: Problems | None, keys: KeySink,
             progress: Callable[[Summary], None] | None, start: float,
             state_line: Callable[[FileOutcome], str] | None = None) -> None:

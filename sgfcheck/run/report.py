@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -30,6 +31,12 @@ from sgfcheck.run.ledger import (
     run_head,
     same_run,
     state_path,
+)
+from sgfcheck.run.parquet import (
+    ParquetReport,
+    ParquetUnavailable,
+    parquet_keys,
+    replace_earlier,
 )
 from sgfcheck.run.reportfile import (
     ReportKind,
@@ -102,15 +109,19 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
     items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits)
     streams: list[TextIO] = []
     writer = None
+    parquet: ParquetReport | None = None
+    aside: Path | None = None
     if target is not None:
         appending = bool(done)
         # A report continued without its state (an earlier version's) gets none: a state that
         # lacked its earlier files would have them cut at the next resume.
         stateless = appending and earlier is None
         try:
-            stream = open(target, "a" if appending else "w", encoding="utf-8",  # noqa: SIM115 - closed in finally
-                          newline="")
-            streams.append(stream)
+            stream = None
+            if options.report_kind is not ReportKind.PARQUET:
+                stream = open(target, "a" if appending else "w", encoding="utf-8",  # noqa: SIM115 - closed in finally
+                              newline="")
+                streams.append(stream)
             state = None
             if not stateless:
                 state = open(state_path(target), "a" if appending else "w",  # noqa: SIM115 - closed in finally
@@ -122,19 +133,38 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
             raise ReportProblem(f"cannot write {exc.filename}: {exc.strerror}") from None
         if state is not None and not appending:
             state.write(json.dumps(head, ensure_ascii=False) + "\n")
-        writer = ReportWriter(stream, options.report_kind, write_header=not appending,
-                              state=state)
+        if stream is None:
+            keep = None
+            if appending:
+                rows = sum(1 for _ in takewhile(lambda kr: kr[0] in done,
+                                                parquet_keys(target)))
+                aside = replace_earlier(target)
+                keep = (aside, rows)
+            try:
+                parquet = ParquetReport(target, state=state, keep=keep)
+            except ParquetUnavailable as exc:
+                for opened in streams:
+                    opened.close()
+                raise ReportProblem(str(exc)) from None
+        else:
+            writer = ReportWriter(stream, options.report_kind, write_header=not appending,
+                                  state=state)
     try:
         with workforce(scheduler, options.jobs, options.limits.memory) as work:
-            summary = run_batch(items, options, writer, done, progress, problems, work.runner,
+            sink = parquet if parquet is not None else writer
+            summary = run_batch(items, options, sink, done, progress, problems, work.runner,
                                 earlier=earlier() if earlier is not None else None,
-                                state_line=outcome_line if writer is not None and writer.state
+                                state_line=outcome_line if sink is not None and sink.state
                                 else None)
             if work.client is not None:
                 summary.peak_rss_mb = work.peak()
     finally:
         if writer is not None:
             writer.flush()
+        if parquet is not None:
+            parquet.close()
+            if aside is not None:
+                aside.unlink()
         for opened in streams:
             opened.close()
     summary.notes = notes + estimate_hint(summary, options)
@@ -178,6 +208,16 @@ def _continue(report: Path, head: dict[str, Any], kind: ReportKind, notes: list[
     finished = {written_key(kind, o.key) for o in iter_state(state)}
     keep = 0
     held: set[tuple[str, str | None]] = set()
+    if kind is ReportKind.PARQUET:
+        # A Parquet report is not cut but copied: the rows of the files its state holds, in
+        # order, go first into the report this run writes (ParquetReport's keep).
+        for key, _ in parquet_keys(report):
+            if key not in finished:
+                break
+            held.add(key)
+        if held != finished:
+            _rewrite_state(state, before, held, kind)
+        return (lambda: (o for o in iter_state(state) if o.key in held)), held
     for key, end in report_keys(report, kind):
         if key not in finished:
             break  # rows beyond the state: a file whose state was not written yet

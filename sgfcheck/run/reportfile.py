@@ -15,7 +15,7 @@ import io
 import json
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from sgfcheck.escaping import csv_cell
 from sgfcheck.output.schema import BATCH_CSV_COLUMNS, jsonl_line
@@ -31,6 +31,9 @@ class ReportKind(StrEnum):
     """A list of CSV cells per game."""
     DICT = "dict"
     """The JSON object itself (library use)."""
+    PARQUET = "parquet"
+    """The JSON object, written as typed Parquet columns by the main process
+    (:mod:`sgfcheck.run.parquet`)."""
     NONE = "none"
     """No report: rows are not made."""
 
@@ -38,7 +41,8 @@ class ReportKind(StrEnum):
     def for_path(cls, path: Path | None) -> ReportKind:
         if path is None:
             return cls.NONE
-        return cls.CSV if path.suffix.lower() == ".csv" else cls.JSONL
+        suffix = path.suffix.lower()
+        return cls.CSV if suffix == ".csv" else cls.PARQUET if suffix == ".parquet" else cls.JSONL
 
 
 Row = str | list[object] | dict[str, object]
@@ -49,6 +53,17 @@ FLUSH_SECONDS = 0.5
 """Rows reach the file at least this often (and at the end): an interrupted run loses at most
 the rows of the last half second, which ``--resume`` checks again (a line cut in the middle is
 not a row). Flushing every file cost the main process a system call per file."""
+
+
+class ReportSink(Protocol):
+    """Where the main process puts each file's rows (:class:`ReportWriter`,
+    :class:`sgfcheck.run.parquet.ParquetReport`)."""
+
+    state: IO[str] | None
+
+    def write(self, rows: list[Row], state_line: str | None = None) -> None: ...
+
+    def flush(self) -> None: ...
 
 
 class ReportWriter:
