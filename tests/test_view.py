@@ -230,3 +230,15 @@ def test_the_batch_page_links_each_problem_game_to_its_page(browser: Any, tmp_pa
         said.add(game.locator("#illegal").inner_text().split(": ")[1].split(" - ")[0])
         game.close()
     assert said == {"suicide", "simple ko"}
+
+
+def test_the_page_prints_the_board_and_the_count(browser: Any, tmp_path: Path) -> None:
+    opened = Opened(browser, page_of(FIXTURES / "seki.sgf", tmp_path))
+    page = opened.page
+    page.keyboard.press("End")
+    page.emulate_media(media="print")
+    assert not page.locator(".controls").first.is_visible()  # no buttons on paper
+    assert page.locator("#board svg").is_visible() and page.locator("#end").is_visible()
+    pdf = tmp_path / "seki.pdf"
+    page.pdf(path=str(pdf))
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000
