@@ -24,11 +24,11 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.html import LEGEND, esc, score_summary_html, score_table_html
-from sgfcheck.records.record import Line, Move, Node
-from sgfcheck.replay.check import GameReport
+from sgfcheck.points import point_name
+from sgfcheck.records.record import Move, Node
+from sgfcheck.replay.check import GameReport, compare_rulesets
 from sgfcheck.replay.replay import replay
 from sgfcheck.rules.presets import PRESETS
-from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.adjudicate import GameScore
 from sgfcheck.scoring.count import counted_points
 from sgfcheck.version import VERSION
@@ -58,17 +58,6 @@ def _comment(node: Node | None) -> str:
     return visible(sgf_grammar.text_value(node["C"][0]).decode("utf-8", "replace"))
 
 
-def _verdicts(game: GameReport, line: Line, ruleset: Ruleset) -> dict[int, list[list[str]]]:
-    """The moves a ruleset forbids (or finds in a long cycle): move number -> [[rule, reason],
-    ...], from the replay under that ruleset."""
-    out: dict[int, list[list[str]]] = {}
-    for f in replay(game.game, line, ruleset).findings:
-        if f.move is None or not f.code.is_rule or not (f.is_error or f.code.rule == "long cycle"):
-            continue
-        out.setdefault(f.move, []).append([f.code.rule, f.message])
-    return out
-
-
 def _finding(f: Finding) -> dict[str, Any]:
     return {"code": f.code.code, "severity": f.severity.value, "message": visible(f.message)}
 
@@ -82,7 +71,7 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     width, height = record.width, record.height
     nodes: list[Node] = (list(sgf_grammar.main_sequence_iter(record.tree))
                          if record.tree is not None and not any(line.variation) else [])
-    names = [_point_name(p, width, height) for p in range(width * height)]
+    names = [point_name((p % width, p // width), height) for p in range(width * height)]
 
     previous = replay(record, line, own, upto=0)
     start = [p for p, c in enumerate(previous.board.colour) if c != EMPTY]
@@ -99,7 +88,7 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
         removed = [p for p, c in enumerate(after) if c == EMPTY and before[p] != EMPTY]
         moves.append({
             "colour": event.colour.letter,
-            "point": _move_point(event, width, height),
+            "point": _move_point(event, width, height, names),
             "at": _move_index(event, width, height),
             "add": added, "remove": removed,
             "prisoners": [now.prisoners[BLACK], now.prisoners[WHITE]],
@@ -110,9 +99,12 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
 
     rulesets = [OWN] + list(PRESETS)
     illegal: dict[str, dict[int, list[list[str]]]] = {}
-    for name, ruleset in PRESETS.items():
-        illegal[name] = {m: [[rule, RULE_WORDS.get(rule, rule)] for rule, _ in found]
-                         for m, found in _verdicts(report, line, ruleset).items()}
+    # Each preset's verdict on every move some preset forbids (check --all-rules' table).
+    for row in compare_rulesets(record, line):
+        for name, rules in row.verdicts.items():
+            if rules:
+                illegal.setdefault(name, {})[row.move] = [[rule, RULE_WORDS.get(rule, rule)]
+                                                          for rule in rules]
     own_rules = {m: [[f.code.rule, visible(f.message)] for f in fl
                      if f.is_illegal or f.code.rule == "long cycle"]
                  for m, fl in by_move.items()}
@@ -146,19 +138,11 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     }
 
 
-def _point_name(p: int, width: int, height: int) -> str:
-    from sgfcheck.points import point_name
-
-    return point_name((p % width, p // width), height)
-
-
-def _move_point(event: Move, width: int, height: int) -> str:
+def _move_point(event: Move, width: int, height: int, names: list[str]) -> str:
     if event.point is None:
         return "pass"
-    col, row = event.point
-    if 0 <= col < width and 0 <= row < height:
-        return _point_name(row * width + col, width, height)
-    return "off the board"
+    at = _move_index(event, width, height)
+    return names[at] if at >= 0 else "off the board"
 
 
 def _move_index(event: Move, width: int, height: int) -> int:
