@@ -52,7 +52,7 @@ from sgfcheck.scoring.result_check import (
     basis_of,
     check_result,
 )
-from sgfcheck.scoring.ways import doubtful_chains, other_ways
+from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.settings import Settings
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
@@ -96,6 +96,8 @@ class GameScore:
     """Each row's band (on a judgement of the position: the estimate, an engine, a game not
     ended by two passes), aligned with ``scores``; None on a firm basis."""
     explanations: list[str] = field(default_factory=list)
+    unsettled_ways: list[tuple[str, Position]] | None = field(default=None, repr=False)
+    """The positions of the ways the unsettled chains may go (made once, when first needed)."""
     result_check: ResultCheck | None = None
     readings: list[Reading] = field(default_factory=list)
     """The record's own reading and those its convention allows (the territory marks' reading
@@ -189,6 +191,16 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     return out
 
 
+def _unsettled_ways(game: GameScore, rep: Replay) -> list[tuple[str, Position]]:
+    """The positions of every way the unsettled chains may go, analysed once for the rows'
+    bands and the result check."""
+    if game.unsettled_ways is None:
+        assert game.dead is not None
+        game.unsettled_ways = [(how, analyse(rep.board, stones)) for how, stones in
+                               other_ways(rep.board, game.dead, game.dead.uncertain)]
+    return game.unsettled_ways
+
+
 def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
     """Each row's band over the ways the unsettled chains may go (:mod:`sgfcheck.scoring.band`),
     when the count rests on a judgement of the position."""
@@ -196,11 +208,8 @@ def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
     assert dead is not None and position is not None
     if basis_of(dead, game.final).firm or (dead.assumed and not game.final):
         return [None] * len(game.scores)
-    ways = [(AS_JUDGED, position)] + [(how, analyse(rep.board, stones))
-                                      for how, stones in other_ways(rep.board, dead,
-                                                                    dead.uncertain)]
-    names = tuple(dict.fromkeys(part.strip().removesuffix(" dead").removesuffix(" alive")
-                                for how, _ in ways[1:] for part in how.split(",")))
+    ways = [(AS_JUDGED, position), *_unsettled_ways(game, rep)]
+    names = way_chains(how for how, _ in ways[1:])
     handicap = game.check.game.handicap
     out: list[Band | None] = []
     for score in game.scores:
@@ -219,12 +228,11 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     dead, position = game.dead, game.position
     # The ways the unsettled chains may go (the settled band), then those that also turn the
     # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
-    unsettled = other_ways(rep.board, dead, dead.uncertain)
-    known = {frozenset(stones) for _, stones in unsettled}
+    unsettled = _unsettled_ways(game, rep)
+    known = {where.dead_points for _, where in unsettled}
     weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
             if frozenset(stones) not in known]
-    ways = [(AS_JUDGED, position, True)] + [
-        (how, analyse(rep.board, stones), True) for how, stones in unsettled] + [
+    ways = [(AS_JUDGED, position, True)] + [(how, where, True) for how, where in unsettled] + [
         (how, analyse(rep.board, stones), False) for how, stones in weak]
     handicap = game.check.game.handicap
     if (dead.territory is not None and not game.readings_fixed

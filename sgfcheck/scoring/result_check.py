@@ -39,6 +39,7 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.band import Band, band_text, margin_text, union
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.ways import way_chains
 from sgfcheck.status import Source, Status
 from sgfcheck.strenum import StrEnum
 
@@ -319,9 +320,7 @@ def _bands(possible: list[Outcome]) -> dict[str, tuple[Reading, Band, Band]]:
 
 def _chains(outcomes: list[Outcome]) -> tuple[str, ...]:
     """The chains the ways turn (``B N18``), in order."""
-    return tuple(dict.fromkeys(part.strip().removesuffix(" dead").removesuffix(" alive")
-                               for o in outcomes if o.way != AS_JUDGED
-                               for part in o.way.split(",")))
+    return way_chains(o.way for o in outcomes if o.way != AS_JUDGED)
 
 
 def _check_bands(out: ResultCheck, result: Result,

@@ -9,6 +9,7 @@ points or dame, as the scorer's areas join them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import product
 
 from sgfcheck.colour import BLACK, EMPTY, Colour
@@ -82,3 +83,10 @@ def uncertain_ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]
     """Ways the uncertain chains may go, other than all alive: (description, stones dead beyond
     ``dead.points``)."""
     return [(how, stones - dead.points) for how, stones in other_ways(board, dead)]
+
+
+def way_chains(ways: Iterable[str]) -> tuple[str, ...]:
+    """The chains named by ways' descriptions (``W H5, B D4 dead`` -> ``W H5``, ``B D4``), in
+    order, once each."""
+    return tuple(dict.fromkeys(part.strip().removesuffix(" dead").removesuffix(" alive")
+                               for how in ways for part in how.split(",")))
