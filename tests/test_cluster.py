@@ -254,6 +254,20 @@ def test_parts_merge_to_the_report_of_one_run(client: Any, tmp_path: Path) -> No
                                  "-q"])
     assert result.exit_code == 1, result.output
     assert merged(on_dask, tmp_path, "dask") == (direct.read_text(), dup.read_text())
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (test extras)")
+    # Parquet parts written by the cluster's workers merge to the Parquet report of one run.
+    one = tmp_path / "direct.parquet"
+    runner.invoke(app, ["batch", str(folder), "--out", str(one), "--jobs", "2", "-q"])
+    typed = tmp_path / "dask-parquet-parts"
+    result = runner.invoke(app, ["batch", str(folder), "--out-dir", str(typed),
+                                 "--part-size", "7", "--part-format", "parquet",
+                                 "--scheduler", client.scheduler.address, "-q"])
+    assert result.exit_code == 1, result.output
+    assert (typed / "part-00000.parquet").exists()
+    out = tmp_path / "dask.parquet"
+    result = runner.invoke(app, ["report", "merge", str(typed), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert pq.read_table(out).to_pylist() == pq.read_table(one).to_pylist()
 
 
 def test_parts_continue_an_interrupted_run(tmp_path: Path) -> None:

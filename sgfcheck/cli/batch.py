@@ -91,13 +91,19 @@ def batch(
     out_dir: Annotated[
         str | None, typer.Option("--out-dir", metavar="DIR", help="For very large runs: the "
                                  "report as parts, one JSON Lines file per partition written "
-                                 "by the worker that ran it, and a manifest (a local folder or "
+                                 "by the worker that ran it (or Parquet: --part-format), and a "
+                                 "manifest (a local folder or "
                                  "an fsspec URL); running the command again continues it; join "
                                  "with 'sgfcheck report merge DIR'.")
     ] = None,
     part_size: Annotated[int, typer.Option(metavar="N", min=1, max=10_000_000,
                                            help="Files in a partition of --out-dir.")
                          ] = 10_000,
+    part_format: Annotated[
+        str, typer.Option("--part-format", metavar="FORMAT", help="The parts of --out-dir: "
+                          "jsonl (gzipped JSON Lines) or parquet (the typed columns of a "
+                          "Parquet report; pyarrow: the parquet extra).")
+    ] = "jsonl",
     html_page: Annotated[
         Path | None, typer.Option("--html", metavar="FILE", help="Write a self-contained page: "
                                   "the summary, a sortable and filterable table of the problem "
@@ -141,6 +147,18 @@ def batch(
                 raise usage_error(f"--out-dir writes the report as parts: {option} goes with "
                                   "'sgfcheck report merge DIR' (resume: run the same command "
                                   "again)")
+    if part_format not in ("jsonl", "parquet"):
+        raise usage_error(f"--part-format {part_format}: jsonl or parquet")
+    if part_format != "jsonl" and out_dir is None:
+        raise usage_error("--part-format is the format of the parts of --out-dir DIR (a "
+                          "Parquet report in one file: --out FILE.parquet)")
+    if part_format == "parquet":
+        from sgfcheck.run.parquet import ParquetUnavailable, require_pyarrow
+
+        try:
+            require_pyarrow()
+        except ParquetUnavailable as exc:
+            raise usage_error(str(exc)) from None
     settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,
                         engine=engine, limits=limits, timeout=timeout)
     # Imported when used (pebble, the pages): the other commands start faster without them.
@@ -161,7 +179,8 @@ def batch(
     stdin = sys.stdin if "-" in inputs else None
     try:
         if out_dir is not None:
-            summary = write_parts(inputs, options, out_dir, part_size, scheduler=scheduler,
+            summary = write_parts(inputs, options, out_dir, part_size, parquet=part_format ==
+                                  "parquet", scheduler=scheduler,
                                   stdin=stdin, progress=progress)
         else:
             summary = write_report(inputs, options, out=out, resume=resume, scheduler=scheduler,

@@ -22,6 +22,7 @@ def report() -> None:
 
 @app.command("merge", epilog=examples(
     "sgfcheck report merge run/ -o report.jsonl",
+    "sgfcheck report merge run/ -o report.parquet",
     "sgfcheck report merge s3://bucket/run --summary-json summary.json --duplicates dup.json"))
 def report_merge(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="The folder of batch --out-dir "
@@ -32,7 +33,8 @@ def report_merge(
         "report: JSON Lines, or Parquet (--format parquet, or a .parquet name).")] = None,
     fmt: Annotated[str, typer.Option(
         "--format", metavar="FORMAT", help="jsonl or parquet (pyarrow: the parquet extra); "
-        "default: from the --output name.")] = "auto",
+        "default: from the --output name. Parquet parts (batch --part-format parquet) merge "
+        "into Parquet only.")] = "auto",
     summary_json: Annotated[Path | None, typer.Option(
         "--summary-json", metavar="FILE", help="Write the summary to this JSON file.")] = None,
     duplicates: Annotated[Path | None, typer.Option(
@@ -48,32 +50,40 @@ def report_merge(
     """
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
     from sgfcheck.output.scores import render_summary_text
-    from sgfcheck.run.parts import merge_parts
+    from sgfcheck.run.parts import JsonLinesOut, ParquetOut, merge_parts, parts_format
+    from sgfcheck.run.reportfile import ReportKind
 
     for option, path in (("--output", output), ("--summary-json", summary_json),
                          ("--duplicates", duplicates)):
         check_writable(option, path)
     if fmt not in ("auto", "jsonl", "parquet"):
         raise usage_error(f"--format {fmt}: jsonl or parquet")
+    try:
+        parts = parts_format(folder)
+    except (OSError, ValueError) as exc:
+        raise usage_error(f"{folder}: {exc}") from None
     parquet = fmt == "parquet" or (fmt == "auto" and output is not None
                                    and output.suffix.lower() == ".parquet")
     if parquet and output is None:
         raise usage_error("--format parquet writes a file: give --output FILE")
+    if output is not None and not parquet and parts is ReportKind.PARQUET:
+        raise usage_error(f"{folder}: its parts are Parquet (batch --part-format parquet): "
+                          "merge them into a Parquet report (-o FILE.parquet)")
     try:
         if output is not None and parquet:
-            from sgfcheck.run.parquet import JsonLinesToParquet, ParquetUnavailable
+            from sgfcheck.run.parquet import ParquetUnavailable
 
             try:
-                sink = JsonLinesToParquet(output)
+                sink = ParquetOut(output)
             except ParquetUnavailable as exc:
                 raise usage_error(str(exc)) from None
             try:
-                summary = merge_parts(folder, sink)  # type: ignore[arg-type]
+                summary = merge_parts(folder, sink)
             finally:
                 sink.close()
         elif output is not None:
             with open(output, "w", encoding="utf-8", newline="") as stream:
-                summary = merge_parts(folder, stream)
+                summary = merge_parts(folder, JsonLinesOut(stream))
         else:
             summary = merge_parts(folder, None)
     except (OSError, ValueError) as exc:

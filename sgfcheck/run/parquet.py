@@ -38,6 +38,11 @@ def _pyarrow() -> Any:
     return pa, pq
 
 
+def require_pyarrow() -> None:
+    """Raises :class:`ParquetUnavailable` when pyarrow is not installed."""
+    _pyarrow()
+
+
 def schema() -> Any:
     """The report's columns and their types."""
     pa, _ = _pyarrow()
@@ -118,18 +123,18 @@ class ParquetReport:
     groups; with ``state``, each file's state line once its rows are written. ``keep``: an
     earlier report of this run and how many of its first rows to copy first (``--resume``)."""
 
-    def __init__(self, path: Path, state: IO[str] | None = None,
+    def __init__(self, path: Path | IO[bytes], state: IO[str] | None = None,
                  keep: tuple[Path, int] | None = None) -> None:
         pa, pq = _pyarrow()
         self._pa = pa
         self.schema = schema()
-        self.path = path
         self.state = state
         self._rows: list[dict[str, Any]] = []
         self._pending: list[str] = []
         self._flushed = time.monotonic()
         self.written = 0
-        self._writer = pq.ParquetWriter(str(path), self.schema, compression="zstd")
+        self._writer = pq.ParquetWriter(str(path) if isinstance(path, Path) else path,
+                                        self.schema, compression="zstd")
         if keep is not None:
             earlier, rows = keep
             for table in _row_groups(earlier):
@@ -148,6 +153,17 @@ class ParquetReport:
             self._pending.append(state_line)
         if len(self._rows) >= ROW_GROUP or time.monotonic() - self._flushed >= FLUSH_SECONDS:
             self.flush()
+
+    def copy(self, source: IO[bytes]) -> None:
+        """Every row of another Parquet report (a part of a ``batch --out-dir`` run), a row
+        group at a time."""
+        self.flush()
+        _, pq = _pyarrow()
+        reader = pq.ParquetFile(source)
+        for i in range(reader.num_row_groups):
+            table = reader.read_row_group(i).cast(self.schema)
+            self._writer.write_table(table)
+            self.written += table.num_rows
 
     def flush(self) -> None:
         """The rows so far as a row group, then the state of the files they complete."""
@@ -204,25 +220,3 @@ def replace_earlier(path: Path) -> Path:
     aside = resume_file(path)
     os.replace(path, aside)
     return aside
-
-
-class JsonLinesToParquet:
-    """A text stream that takes JSON Lines (the parts of a ``batch --out-dir`` run, as ``report
-    merge`` joins them) and writes their rows to a Parquet report, a row group at a time."""
-
-    def __init__(self, path: Path) -> None:
-        self.report = ParquetReport(path)
-        self._rest = ""
-
-    def write(self, text: str) -> int:
-        import json
-
-        lines = (self._rest + text).split("\n")
-        self._rest = lines.pop()
-        self.report.write([json.loads(line) for line in lines if line.strip()])
-        return len(text)
-
-    def close(self) -> None:
-        if self._rest.strip():
-            self.write("\n")
-        self.report.close()

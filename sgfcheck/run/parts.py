@@ -3,8 +3,10 @@ file, and ``sgfcheck report merge``.
 
 The inputs are cut into partitions of ``part_size`` files, in input order. Each partition is one
 task: the worker that runs it (a pool process here, or a Dask worker) writes its rows to
-``part-NNNNN.jsonl.gz`` and the keys for the duplicate search to ``part-NNNNN.keys.jsonl.gz``
-itself (gzip: a row of JSON is about 7 KB, 24 times less compressed),
+``part-NNNNN.jsonl.gz`` (gzip: a row of JSON is about 7 KB, 24 times less compressed) or, with
+``--part-format parquet``, to ``part-NNNNN.parquet`` (the typed columns of
+:mod:`sgfcheck.run.parquet`), and the keys for the duplicate search to
+``part-NNNNN.keys.jsonl.gz`` itself,
 straight into the folder (a local path, a shared filesystem, or an fsspec URL such as
 ``s3://bucket/run/``), and sends back only its counts: nothing of the report funnels through
 the main process. ``manifest.jsonl`` says what the run was (first line) and which partitions
@@ -13,8 +15,9 @@ command again continues an interrupted run from the manifest. A partition whose 
 is run again file by file through the ordinary pipeline (one bad file stays one row) and
 written by the main process.
 
-``sgfcheck report merge DIR`` joins the parts in order into one report, adds up the counts and
-finds the duplicates across all parts (keys on disk, not in memory).
+``sgfcheck report merge DIR`` joins the parts in order into one report (:class:`JsonLinesOut`,
+:class:`ParquetOut`), adds up the counts and finds the duplicates across all parts (keys on
+disk, not in memory).
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import IO, Any
+from pathlib import Path
+from typing import IO, Any, Protocol
 
+from sgfcheck.output.schema import SCHEMA_VERSION
 from sgfcheck.output.summary import NAMED, Summary, from_plain, merge, to_plain
 from sgfcheck.records.inputs import Item, Skipped, is_url
 from sgfcheck.run import ledger
@@ -43,7 +48,7 @@ from sgfcheck.run.batch import (
     run_items,
 )
 from sgfcheck.run.duplicates import DuplicateIndex
-from sgfcheck.run.reportfile import ReportKind, ReportWriter
+from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row
 from sgfcheck.version import VERSION
 
 PART_SIZE = 10_000
@@ -51,8 +56,13 @@ PART_SIZE = 10_000
 MANIFEST = "manifest.jsonl"
 
 
-def part_name(index: int) -> str:
-    return f"part-{index:05d}.jsonl.gz"
+def part_name(index: int, kind: ReportKind = ReportKind.JSONL) -> str:
+    return f"part-{index:05d}." + ("parquet" if kind is ReportKind.PARQUET else "jsonl.gz")
+
+
+def part_kind(options: BatchOptions) -> ReportKind:
+    """The partitions' format: Parquet when the run's rows are made for it, else JSON Lines."""
+    return ReportKind.PARQUET if options.report_kind is ReportKind.PARQUET else ReportKind.JSONL
 
 
 def keys_name(index: int) -> str:
@@ -84,6 +94,27 @@ def open_text(folder: str, name: str, mode: str = "w") -> Iterator[IO[str]]:
         return
     temporary = path + ".partial"
     with opener(temporary, text_mode, encoding="utf-8", newline="") as handle:
+        yield handle
+    os.replace(temporary, path)
+
+
+@contextmanager
+def open_binary(folder: str, name: str, mode: str = "w") -> Iterator[IO[bytes]]:
+    """A binary file of the folder (a Parquet part), local or at an fsspec URL; a local file is
+    written under a temporary name and renamed when complete, as :func:`open_text` does."""
+    path = _join(folder, name)
+    if is_url(folder):
+        import fsspec
+
+        with fsspec.open(path, mode + "b") as handle:
+            yield handle
+        return
+    if mode.startswith("r"):
+        with open(path, "rb") as handle:
+            yield handle
+        return
+    temporary = path + ".partial"
+    with open(temporary, "wb") as handle:
         yield handle
     os.replace(temporary, path)
 
@@ -129,13 +160,22 @@ def write_part(items: list[Work], options: BatchOptions, folder: str, index: int
                outcomes: Iterable[Any] | None = None) -> PartDone:
     """Run one partition and write its rows and keys into ``folder`` (on a worker; or in the
     main process with ``outcomes`` already made, after the worker died)."""
-    options = replace(options, report_kind=ReportKind.JSONL)
+    kind = part_kind(options)
+    options = replace(options, report_kind=kind)
     summary = Summary()
     keys = _Keys()
-    with open_text(folder, part_name(index)) as stream:
-        writer = ReportWriter(stream, ReportKind.JSONL, write_header=False)
-        made = outcomes if outcomes is not None else (process_item(i, options) for i in items)
-        collect(summary, made, writer, None, keys, None, time.perf_counter())
+    made = outcomes if outcomes is not None else (process_item(i, options) for i in items)
+    if kind is ReportKind.PARQUET:
+        from sgfcheck.run.parquet import ParquetReport
+
+        with open_binary(folder, part_name(index, kind)) as binary:
+            report = ParquetReport(binary)
+            collect(summary, made, report, None, keys, None, time.perf_counter())
+            report.close()
+    else:
+        with open_text(folder, part_name(index, kind)) as stream:
+            writer = ReportWriter(stream, kind, write_header=False)
+            collect(summary, made, writer, None, keys, None, time.perf_counter())
     with open_text(folder, keys_name(index)) as stream:
         stream.write("".join(keys.lines))
     return PartDone(index, summary)
@@ -225,9 +265,9 @@ def run_parts(items: Iterable[Item], options: BatchOptions, folder: str, head: d
             raise
         except Exception:  # noqa: BLE001 - a worker died or hung: file by file, here
             outcomes = (fallback or run_items)(part, replace(
-                options, report_kind=ReportKind.JSONL, chunk=1))
+                options, report_kind=part_kind(options), chunk=1))
             result = write_part(part, options, folder, index, outcomes)
-        _record(folder, result, len(part))
+        _record(folder, result, len(part), part_kind(options))
         merge(total, result.summary)
         total.elapsed = time.perf_counter() - start
         if progress is not None:
@@ -248,8 +288,8 @@ def run_parts(items: Iterable[Item], options: BatchOptions, folder: str, head: d
     return total
 
 
-def _record(folder: str, result: PartDone, files: int) -> None:
-    entry = {"part": result.index, "rows": part_name(result.index),
+def _record(folder: str, result: PartDone, files: int, kind: ReportKind) -> None:
+    entry = {"part": result.index, "rows": part_name(result.index, kind),
              "keys": keys_name(result.index), "files": files,
              "games": result.summary.games, "summary": to_plain(result.summary)}
     with open_text(folder, MANIFEST, "a") as stream:
@@ -257,9 +297,10 @@ def _record(folder: str, result: PartDone, files: int) -> None:
 
 
 def run_head(inputs: list[str], options: BatchOptions, part_size: int) -> dict[str, Any]:
-    """The manifest's first line: what the run was (the inputs as given, the partition size and
-    every setting)."""
-    return {"sgfcheck": VERSION, "inputs": inputs, "part_size": part_size,
+    """The manifest's first line: what the run was (the inputs as given, the partition size, the
+    parts' format and every setting)."""
+    return {"sgfcheck": VERSION, "schema": SCHEMA_VERSION, "inputs": inputs,
+            "part_size": part_size, "part_format": str(part_kind(options)),
             "settings": options.settings.to_plain()}
 
 
@@ -270,13 +311,79 @@ def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
     out = []
     if before.get("part_size") != head["part_size"]:
         out.append(f"--part-size {head['part_size']}, not {before.get('part_size')}")
+    earlier = before.get("part_format", "jsonl")  # a manifest without it: JSON Lines parts
+    if earlier != head["part_format"]:
+        out.append(f"--part-format {head['part_format']}, not {earlier}")
     return ledger.same_run(before, head) + out
 
 
-def merge_parts(folder: str, out: IO[str] | None) -> Summary:
+def parts_format(folder: str) -> ReportKind:
+    """The format of a folder's parts, from its manifest. Raises ValueError for a folder that
+    is not a ``batch --out-dir`` run."""
+    manifest = read_manifest(folder)
+    if manifest is None:
+        raise ValueError(f"{folder} has no {MANIFEST}: not a folder written by batch --out-dir")
+    return ReportKind(manifest.head.get("part_format", "jsonl"))
+
+
+class MergeOut(Protocol):
+    """Where ``report merge`` joins the parts' rows."""
+
+    def add(self, folder: str, name: str) -> None:
+        """Append the rows of one part (the folder's file ``name``)."""
+
+
+class JsonLinesOut:
+    """A JSON Lines report: the parts' text copied as it is (JSON Lines parts only: a Parquet
+    part holds the typed columns, not the JSON rows)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def add(self, folder: str, name: str) -> None:
+        if name.endswith(".parquet"):
+            raise ValueError("its parts are Parquet (batch --part-format parquet): merge them "
+                             "into a Parquet report (-o FILE.parquet)")
+        with open_text(folder, name, "r") as stream:
+            while True:
+                block = stream.read(1 << 20)
+                if not block:
+                    break
+                self.stream.write(block)
+
+
+class ParquetOut:
+    """A Parquet report (:mod:`sgfcheck.run.parquet`): Parquet parts' row groups copied, JSON
+    Lines parts' rows converted to its columns. Raises ParquetUnavailable without pyarrow."""
+
+    def __init__(self, path: Path) -> None:
+        from sgfcheck.run.parquet import ParquetReport
+
+        self.report = ParquetReport(path)
+
+    def add(self, folder: str, name: str) -> None:
+        if name.endswith(".parquet"):
+            with open_binary(folder, name, "r") as binary:
+                self.report.copy(binary)
+            return
+        with open_text(folder, name, "r") as stream:
+            rows: list[Row] = []
+            for line in stream:
+                if line.strip():
+                    rows.append(json.loads(line))
+                if len(rows) >= 1000:
+                    self.report.write(rows)
+                    rows = []
+            self.report.write(rows)
+
+    def close(self) -> None:
+        self.report.close()
+
+
+def merge_parts(folder: str, out: MergeOut | None) -> Summary:
     """Join the parts of ``folder`` in order into ``out`` (when given) and compute the summary
     of the whole run, duplicates included. Raises ValueError when the folder holds no complete
-    run."""
+    run, or parts ``out`` cannot take."""
     manifest = read_manifest(folder)
     if manifest is None:
         raise ValueError(f"{folder} has no {MANIFEST}: not a folder written by batch --out-dir")
@@ -286,12 +393,7 @@ def merge_parts(folder: str, out: IO[str] | None) -> Summary:
             entry = manifest.done[index]
             merge(total, from_plain(entry["summary"]))
             if out is not None:
-                with open_text(folder, entry["rows"], "r") as stream:
-                    while True:
-                        block = stream.read(1 << 20)
-                        if not block:
-                            break
-                        out.write(block)
+                out.add(folder, entry["rows"])
             with open_text(folder, entry["keys"], "r") as stream:
                 for line in stream:
                     kind, key, label = json.loads(line)

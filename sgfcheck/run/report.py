@@ -249,14 +249,16 @@ def _rewrite_state(state: Path, head: dict[str, Any], held: set[tuple[str, str |
 
 
 def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size: int, *,
-                scheduler: str | None = None, stdin: TextIO | None = None,
+                parquet: bool = False, scheduler: str | None = None,
+                stdin: TextIO | None = None,
                 progress: Callable[[Summary], None] | None = None) -> Summary:
     """The run as partitions written into ``folder`` by the workers that ran them
-    (:mod:`sgfcheck.run.parts`); a folder holding the same run is continued, one holding
-    another run refused. Returns the summary of every partition."""
+    (:mod:`sgfcheck.run.parts`): gzipped JSON Lines, or Parquet with ``parquet``; a folder
+    holding the same run is continued, one holding another run refused. Returns the summary of
+    every partition."""
     from sgfcheck.run.parts import local_submit, run_head, run_parts
 
-    options = replace(options, report_kind=ReportKind.JSONL)
+    options = replace(options, report_kind=ReportKind.PARQUET if parquet else ReportKind.JSONL)
     items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits)
     head = run_head(inputs, options, part_size)
     try:
