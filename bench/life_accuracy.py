@@ -3,12 +3,13 @@
 Ground truth: the KGS games of ../shared/corpus/kgs/ whose final node carries TB/TW markup and
 whose RE is a score. For each, the markup is hidden and the final position judged by sgfcheck
 (proofs only, and the estimate: proofs + seeded playouts) and by GNU Go (when installed), in the
-same run. Printed for each: exact agreement of the dead-stone set (for the estimate: with no chain
-left uncertain), agreement of the winner and of the margin under the game's own rules, the share
-of games with an undecided chain, games where a confident decision gives the wrong winner
-(every way the uncertain chains may go gives a winner other than the markup's), and the median
-and maximum seconds per game. For the estimate, "guess" also counts the uncertain chains by their
-majority (dead when their own colour kept them in under half of the playouts).
+same run. Printed for each: exact agreement of the dead-stone set as counted, agreement of the
+winner and of the margin under the game's own rules, the share of games with an undecided chain,
+and the median and maximum seconds per game. For the estimate, which counts an uncertain chain as
+most playouts left it (dead when its colour kept it in under half), also: the exact sets with no
+chain left uncertain, the exact sets had every uncertain chain been counted alive (the rule
+before: the comparison, in the same run), and the games where a confident decision gives the wrong
+winner (every way the uncertain chains may go gives a winner other than the markup's).
 
     .venv/bin/python bench/life_accuracy.py [--every N] [--no-gnugo] [CORPUS_KGS_DIR]
 """
@@ -59,7 +60,7 @@ class Tally:
     def __init__(self, name: str) -> None:
         self.name = name
         self.games = self.exact = self.winner = self.margin = self.undecided = 0
-        self.failed = self.guess = self.wrong_winner = 0
+        self.failed = self.guess = self.wrong_winner = self.settled = 0
         self.times: list[float] = []
 
     def line(self) -> str:
@@ -70,8 +71,10 @@ class Tally:
                 f"({100 * self.exact / n:5.1f}%)  winner {100 * self.winner / n:5.1f}%  "
                 f"margin {100 * self.margin / n:5.1f}%  undecided {100 * self.undecided / n:5.1f}%"
                 f"  failed {self.failed}  median {med:.3f} s  max {worst:.2f} s"
-                + (f"\n{'':10} guess exact {100 * self.guess / n:5.1f}%  confident wrong winner "
-                   f"{self.wrong_winner} games" if self.name == "estimate" else ""))
+                + (f"\n{'':10} exact with no chain uncertain {100 * self.settled / n:5.1f}%  "
+                   f"exact with every uncertain chain counted alive {100 * self.guess / n:5.1f}%"
+                   f"  confident wrong winner {self.wrong_winner} games"
+                   if self.name == "estimate" else ""))
 
 
 def main() -> int:
@@ -128,12 +131,11 @@ def main() -> int:
         seconds = time.perf_counter() - start
         uncertain = estimated.uncertain
         judge(estimate, estimated.points, bool(uncertain), seconds)
-        if uncertain:
-            estimate.exact -= estimated.points == truth.points
-        guess = estimated.points | {s for c in uncertain if c.share < 0.5 for s in c.stones}
-        estimate.guess += guess == truth.points
-        winners = {count(analyse(board, estimated.points | extra), rep, ruleset,
-                         game.handicap).winner for _, extra in uncertain_ways(board, estimated)}
+        estimate.settled += not uncertain and estimated.points == truth.points
+        all_alive = estimated.points - {s for c in uncertain for s in c.stones}
+        estimate.guess += all_alive == truth.points
+        winners = {count(analyse(board, way), rep, ruleset, game.handicap).winner
+                   for _, way in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
         if use_katago:
@@ -147,8 +149,8 @@ def main() -> int:
             asked_games += any(c.source is Source.KATAGO
                                for c in (found.judgement.chains if found.judgement else []))
             ways = uncertain_ways(board, found)
-            winners = {count(analyse(board, found.points | extra), rep, ruleset,
-                             game.handicap).winner for _, extra in ways}
+            winners = {count(analyse(board, way), rep, ruleset, game.handicap).winner
+                       for _, way in ways}
             winners.add(count(analyse(board, found.points), rep, ruleset,
                               game.handicap).winner)
             escalated.wrong_winner += true_score.winner not in winners

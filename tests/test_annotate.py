@@ -62,7 +62,9 @@ def test_finding_at_its_move_and_verdict_in_the_root(tmp_path: Path) -> None:
     text = root.get("C")
     assert text.startswith("A ko. White takes at B4")  # the record's own comment, first
     assert MARKER in text and "Verdict: illegal moves" in text
-    assert "japanese: W+6.5 (territory" in text and "chinese: W+3.5 (area" in text
+    # The estimate leaves the ko's stones uncertain; C5 (White kept it in 46% of the playouts)
+    # is counted dead, as most playouts left it.
+    assert "japanese: W+3.5 (territory" in text and "chinese: W+2.5 (area" in text
     main = game.get_main_sequence()
     assert main[2].get_move() == ("b", (3, 2))  # move 2: Black C4
     assert "move 2: RUL004 simple ko (error) at C4" in main[2].get("C")

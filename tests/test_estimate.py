@@ -162,3 +162,24 @@ def test_a_real_seki_is_not_a_nakade() -> None:
     board = final_board("seki.sgf")
     statuses = {c.status for c in judge(board).chains}
     assert Status.DEAD not in statuses
+
+
+def test_an_uncertain_chain_is_counted_as_most_playouts_left_it() -> None:
+    """The ko of fixtures/ko.sgf is unsettled: the estimate decides none of its stones. White's
+    C5 survives 46% of the playouts (both sides' together): counted dead, Black's B5 (64%)
+    alive; both stay uncertain, and the band's other ways read each of them the other way."""
+    game = score_file(FIXTURES / "ko.sgf").games[0]
+    dead, board = game.dead, game.position.board
+    assert dead is not None and dead.judgement is not None
+    shares = {board.name(c.stones[0]): c.share for c in dead.uncertain}
+    assert shares == {"B5": 0.645, "C5": 0.458, "C4": 0.62, "D4": 0.568, "C3": 0.579}
+    assert dead.names(board) == ["C5"]
+    assert dead.uncertain_names(board) == ["B5 counted alive", "C5 counted dead",
+                                           "C4 counted alive", "D4 counted alive",
+                                           "C3 counted alive"]
+    assert "uncertain: W C5 (1 stones, own in 46% of playouts): counted dead, as most playouts " \
+           "left it" in dead.notes
+    # C5 back alive is one of the ways the count's band spans.
+    ways = {how: sorted(board.name(p) for p in stones)
+            for how, stones in uncertain_ways(board, dead)}
+    assert ways["W C5 alive"] == [] and ways["W D4 dead"] == ["C3", "C5", "D4"]

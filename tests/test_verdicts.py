@@ -178,8 +178,9 @@ def pro(name: str) -> Path:
          ["RES003"]),
         # KM[650], B+1.5: the record's own reading.
         ("1497099420019999389.sgf", "match", "margin", "japanese with komi 6.5", "B+1.5", []),
-        # W+0.0 at a finished position: the winner alone, under every reading.
-        ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+58",
+        # W+0.0 at a finished position: the winner alone, under every reading (W+58 had the
+        # uncertain N14 and A7, kept by White in 49% of the playouts, been counted alive).
+        ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+55",
          ["RES004"]),
         # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it
         # (the estimate's count of that open board: B+26 from both sides' playouts; B+29 from

@@ -57,8 +57,14 @@ class DeadStones:
 
     @property
     def uncertain(self) -> list[ChainVerdict]:
-        """Chains the estimate could not decide (counted alive in ``points``)."""
+        """Chains the estimate could not decide (in ``points`` when most playouts lost them;
+        an engine's unsettled chains are counted alive)."""
         return self.judgement.uncertain if self.judgement is not None else []
+
+    def uncertain_names(self, board: Board) -> list[str]:
+        """Each uncertain chain's point and how it is counted (``R18 counted dead``)."""
+        return [f"{board.name(c.stones[0])} counted "
+                f"{'dead' if c.stones[0] in self.points else 'alive'}" for c in self.uncertain]
 
     def names(self, board: Board) -> list[str]:
         """The dead stones' GTP names, sorted as text."""
@@ -121,6 +127,11 @@ def markup_dead_stones(game: GameRecord, line: Line, board: Board,
                                             f"{len(tw)} white points"], territory=territory)
 
 
+MAJORITY = 0.5
+"""An uncertain chain its colour kept in fewer than this share of the playouts is counted dead
+(the count's best guess; its band reads it both ways). On the 896 KGS games with markup, the
+players' dead set: 92.1% with every uncertain chain counted alive, 95.8% counted this way."""
+
 ESCALATE_BELOW = 0.7
 """With an engine, the estimate's decisions less sure than this (the weaker of its two sides'
 shares) and its unsettled chains are the engine's to make (the doubtful chains of
@@ -130,7 +141,8 @@ shares) and its unsettled chains are the engine's to make (the doubtful chains o
 def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
               escalate_below: float = ESCALATE_BELOW) -> DeadStoneSource:
     """The estimate (:mod:`sgfcheck.judge.estimate`): proofs, then seeded playouts; chains it cannot
-    decide are listed as uncertain and counted alive. With an engine, those chains and the
+    decide are listed as uncertain and counted as most playouts left them (dead when their
+    colour kept them in under half: :data:`MAJORITY`). With an engine, those chains and the
     decisions less sure than ``escalate_below`` are asked of the engine instead (one evaluation
     of the position, only when there is such a chain); each chain's source says who decided it.
     An engine that fails leaves the estimate as it was, with finding ``LIF002``."""
@@ -168,15 +180,21 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
             least = min(decided, key=lambda c: c.confidence)
             notes.append(f"least sure decision: {_chain_name(board, least)} {least.status} "
                          f"(confidence {least.confidence:g})")
+        points = set(found.dead)
         for chain in found.uncertain:
             if chain.source is Source.ESTIMATE:
+                # No decision: counted as most playouts left it, and read both ways (the band).
+                most_dead = chain.share < MAJORITY
+                if most_dead:
+                    points.update(chain.stones)
                 notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} "
-                             f"stones, own in {chain.share:.0%} of playouts): counted alive")
+                             f"stones, own in {chain.share:.0%} of playouts): counted "
+                             f"{'dead' if most_dead else 'alive'}, as most playouts left it")
             else:
                 notes.append(f"unsettled: {_chain_name(board, chain)} ({len(chain.stones)} "
                              f"stones): {_ENGINE_WORDS[asks]} gives it dead with one side to "
                              "move and alive with the other; counted alive")
-        return DeadStones(found.dead, Source.ESTIMATE, notes, judgement=found,
+        return DeadStones(points, Source.ESTIMATE, notes, judgement=found,
                           findings=findings, ownership=found.ownership)
 
     return source

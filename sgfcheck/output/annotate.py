@@ -152,9 +152,9 @@ def annotate_game(tree: sgf_grammar.Coarse_game_tree, game: GameScore, file_find
         note = [f"Territory as {own.ruleset.name} counts it (TB/TW): Black "
                 f"{len(points[BLACK])}, White {len(points[WHITE])}; dead stones from "
                 f"{game.dead.source.value}"]
-        uncertain = [game.position.board.name(c.stones[0]) for c in game.dead.uncertain]
+        uncertain = game.dead.uncertain_names(game.position.board)
         if uncertain:
-            note.append("uncertain (counted alive): " + ", ".join(uncertain))
+            note.append("uncertain: " + ", ".join(uncertain))
         if "TB" in final or "TW" in final:
             same = all(sorted(final.get(k, [])) == sorted(v) for k, v in values.items())
             if same:

@@ -215,9 +215,9 @@ def score_summary_html(game: GameScore) -> list[str]:
             facts.append(f"least confidence of a chain: {low:.2f} "
                          f"({game.dead.judgement.playouts} playouts, seed "
                          f"{game.dead.judgement.seed})")
-    uncertain = [board.name(c.stones[0]) for c in game.dead.uncertain]
+    uncertain = game.dead.uncertain_names(board)
     if uncertain:
-        facts.append("uncertain chains (counted alive): " + ", ".join(uncertain))
+        facts.append("uncertain chains: " + ", ".join(uncertain))
     facts.extend(game.dead.notes)
     out.append('<ul class="facts">' + "".join(f"<li>{esc(f)}</li>" for f in facts) + "</ul>")
     return out

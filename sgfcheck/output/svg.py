@@ -119,7 +119,8 @@ LEGEND_ENTRIES = (
     ("dead", "faded stone: dead"),
     ("seki", "blue ring: a point of a group in seki, counted for nobody"),
     ("fill", "purple diamond: a point still to fill, not territory"),
-    ("uncertain", "dashed orange: a chain the estimate could not decide (counted alive)"),
+    ("uncertain", "dashed orange: a chain the estimate could not decide (counted as most "
+                  "playouts left it)"),
     ("last", "red ring: the last move"),
     ("illegal", "red cross: an illegal move (red outline: the stones it concerns)"),
 )

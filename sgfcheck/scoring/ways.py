@@ -80,9 +80,9 @@ def other_ways(board: Board, dead: DeadStones,
 
 
 def uncertain_ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
-    """Ways the uncertain chains may go, other than all alive: (description, stones dead beyond
-    ``dead.points``)."""
-    return [(how, stones - dead.points) for how, stones in other_ways(board, dead)]
+    """Ways the uncertain chains may go, other than as counted: (description, the dead stones
+    that way)."""
+    return other_ways(board, dead)
 
 
 def way_chains(ways: Iterable[str]) -> tuple[str, ...]:
