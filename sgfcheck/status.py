@@ -2,8 +2,8 @@
 
 A :class:`Status` is what is said of a chain at the end of a game; a :class:`Source` is who said
 it: the players (TB/TW markup), the user (``--dead``, ``--alive``), a proof (Benson), sgfcheck's
-estimate, GNU Go, the seki analysis, or nobody. The dead-stone sources, the estimate and the
-chain statuses all use these words, and the reports print their values.
+estimate, a precedent of the rules, GNU Go, the seki analysis, or nobody. The dead-stone sources,
+the estimate and the chain statuses all use these words, and the reports print their values.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class Source(StrEnum):
     ESTIMATE = "estimate"
     GNUGO = "gnugo"
     KATAGO = "katago"
+    RULES = "rules"
+    """A precedent of the game's rules (bent four in the corner, dead under the Japanese rules)."""
     SEKI_ANALYSIS = "seki analysis"
     NONE = "none"
     """Nobody: every stone counted alive."""

@@ -18,18 +18,20 @@ tries them in order and falls back to what is proven (Benson), never a guess. Th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.benson import prove
+from sgfcheck.judge.bentfour import bent_fours
 from sgfcheck.judge.engine import EngineError, EngineJudgement
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
 from sgfcheck.records.record import GameRecord, Line, Move
-from sgfcheck.replay.board import Board
+from sgfcheck.replay.board import Board, Chain
+from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source, Status
 
@@ -152,6 +154,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
         found = judge(board, seed=seed)
         notes = [f"estimated from the position (not the players' word): Benson's proofs, then "
                  f"{found.playouts} playouts (seed {seed})"]
+        notes.extend(_bent_four(board, found, context.ruleset))
         findings: list[Finding] = []
         if asks is not EngineName.NONE:
             asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
@@ -198,6 +201,41 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                           findings=findings, ownership=found.ownership)
 
     return source
+
+
+def _bent_four(board: Board, found: Judgement, ruleset: Ruleset) -> list[str]:
+    """Bent four in the corner: under rules where it is dead as it stands, its defender dead and
+    the attacker's stones inside alive, decided by the rules (the playouts read the standoff as a
+    seki); under other rules it is left as the seki it looks like. Returns the notes that say
+    which."""
+    verdicts = found.by_point()
+
+    def lives(chain: Chain) -> bool:
+        verdict = verdicts.get(chain.stones[0])
+        return verdict is not None and verdict.status is Status.ALIVE
+
+    notes = []
+    for shape in bent_fours(board, lives):
+        defender = Colour(board.colour[shape.defender[0]])
+        where = (f"bent four in the corner at {board.name(shape.corner)} ({defender.letter} "
+                 f"{board.name(min(shape.defender))})")
+        if not ruleset.bent_four_dead:
+            notes.append(f"{where}: the {ruleset.name} rules have it played out (a ko "
+                         f"{defender.opponent.word} may start at {board.name(shape.sacrifice)});"
+                         " as it stands it counts as a seki")
+            continue
+        for i, chain in enumerate(found.chains):
+            if chain.stones[0] in shape.defender:
+                status = Status.DEAD
+            elif chain.stones[0] in shape.attacker:
+                status = Status.ALIVE
+            else:
+                continue
+            found.chains[i] = replace(chain, status=status, source=Source.RULES, confidence=1.0)
+        notes.append(f"{where}: dead as it stands under the {ruleset.name} rules "
+                     f"({defender.opponent.word} may start the ko at "
+                     f"{board.name(shape.sacrifice)} when he likes; {defender.word} never can)")
+    return notes
 
 
 def _chain_name(board: Board, chain: ChainVerdict) -> str:

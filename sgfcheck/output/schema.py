@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.1"
+SCHEMA_VERSION = "2.2"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""

@@ -31,9 +31,10 @@ CHINESE = Ruleset(
 JAPANESE = Ruleset(
     "japanese", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.TERRITORY,
     komi=6.5, handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False,
-    tax=Tax.SEKI, long_cycle=LongCycle.NO_RESULT,
+    tax=Tax.SEKI, long_cycle=LongCycle.NO_RESULT, bent_four_dead=True,
     source="Japanese rules 1989: simple ko (Art. 6), long cycle = no result (Art. 12), suicide "
-    "forbidden (Art. 4), territory + prisoners, no territory in seki (Art. 8), komi 6.5.",
+    "forbidden (Art. 4), territory + prisoners, no territory in seki (Art. 8), komi 6.5, bent "
+    "four in the corner dead without play (Art. 7 commentary).",
 )
 KOREAN = Ruleset(
     "korean", ko=KoRule.SIMPLE, suicide=SuicideRule.FORBIDDEN, scoring=Scoring.TERRITORY, komi=6.5,

@@ -96,6 +96,10 @@ class Ruleset:
     long_cycle: LongCycle = LongCycle.FORBIDDEN
     play_may_resume: bool = True
     """Whether play may go on after two consecutive passes (disputes, confirmation)."""
+    bent_four_dead: bool = False
+    """Whether bent four in the corner is dead as it stands, without a ko fight (the Japanese
+    1989 rules' precedent: the attacker may start the ko when he likes, the defender never).
+    Elsewhere it must be played out, and a position left so counts as the seki it looks like."""
     source: str = ""
 
     @property
