@@ -74,7 +74,7 @@ LIMIT_HELP = {
     "values": "property values of one file",
     "games": "games of one file checked",
     "judged": "games of one file judged and counted (score, life)",
-    "memory": "megabytes of address space per batch worker",
+    "memory": "megabytes of address space a batch worker may add to what it holds at start",
     "read-wait": "seconds to wait for data from a pipe or FIFO",
 }
 """``--limit`` names and what they bound."""
@@ -125,15 +125,29 @@ def parse_spec(spec: str) -> tuple[str, int | float]:
 DEFAULT_LIMITS = Limits()
 
 
+def address_space() -> int:
+    """This process's address space in bytes (0 where the platform does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
 def cap_memory(megabytes: int) -> bool:
-    """Limit this process's address space (the soft limit only, so that a child may lift it
-    again: :func:`lift_memory_cap`). False where the platform cannot (no ``resource``)."""
+    """Limit this process's address space to what it holds now plus ``megabytes`` (the soft
+    limit only, so that a child may lift it again: :func:`lift_memory_cap`). A worker forked
+    from a process that mapped much (a library user's: pyarrow, a Dask client, a test run's
+    thread pools) holds that address space without using it; a cap below it would leave no room
+    to grow even the stack (a crash, not a ``MemoryError``). False where the platform cannot (no
+    ``resource``)."""
     try:
         import resource  # not on Windows
     except ImportError:
         return False
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    want = megabytes * 1024 * 1024
+    want = address_space() + megabytes * 1024 * 1024
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
     resource.setrlimit(resource.RLIMIT_AS, (want, hard))

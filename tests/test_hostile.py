@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.escaping import csv_cell, json_safe, terminal_text, visible
-from sgfcheck.limits import Limits, parse_spec
+from sgfcheck.limits import Limits, address_space, parse_spec
 from sgfcheck.output.schema import file_report_dict, json_text
 from sgfcheck.records.context import Origin
 from sgfcheck.replay.check import FileReport, check_bytes, check_file
@@ -657,6 +657,25 @@ def test_a_file_that_kills_hangs_or_hogs_a_worker_costs_only_its_row(
         assert file_codes(bad) == [code]
         assert words in bad["file_findings"][0]["message"]  # type: ignore[index]
         assert all(r["verdict"] == "clean" for r in rows if r is not bad)
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs Linux's /proc")
+def test_a_worker_forked_from_a_large_process_gets_its_memory_on_top(tmp_path: Path) -> None:
+    # A library user's process may hold gigabytes of address space it never touches (pyarrow,
+    # a Dask client, thread pools). The workers it forks hold the same; a cap of 512 MB on the
+    # whole of it left them no room to grow even their stack (they crashed, each file a row with
+    # SGF033). The cap is now what a worker holds at start plus --limit memory.
+    import mmap
+
+    held = mmap.mmap(-1, 3 * 1024**3)  # 3 GB of address space, never touched
+    try:
+        assert address_space() > 3 * 1024**3
+        rows = run_rows([str(FIXTURES / n) for n in ("ko.sgf", "seki.sgf", "false-eye.sgf")],
+                        tmp_path, jobs=1, limits=Limits(memory=512))
+    finally:
+        held.close()
+    assert [r["verdict"] for r in rows] == ["illegal moves", "clean", "clean"]
+    assert not any(file_codes(r) for r in rows)
 
 
 def test_resume_after_a_poisoned_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
