@@ -191,6 +191,31 @@ def test_a_seki_with_a_dead_stone_in_an_eye() -> None:
     assert game.result_check is not None and game.result_check.status == "match"
 
 
+def test_a_large_corner_eye_holding_dead_stones_is_one_eye() -> None:
+    # Each corner eye (five points, three dead stones in it) is one eye, not two: a square four
+    # or a bent three once the stones are taken. One eye each and the shared E1, E2: a seki, so
+    # none of the ten corner points is territory under japanese (KataGo, asked with each side to
+    # move, keeps both groups on the board); under area counting each corner is its owner's.
+    game = scored("referee-corner-eye-seki-9x9.sgf")
+    assert referee_diagram(game) == diagram("""
+        wwwwOXbbb
+        wwwwOXbbb
+        wwwwOXbbb
+        wwwwOXbbb
+        wwwwOXbbb
+        OOOOOXXXX
+        xxxxxoooo
+        ssxx.ooss
+        sssx.osss
+    """)
+    assert results(game) == {"japanese": "W+11.5", "chinese": "W+11.5", "aga": "W+11.5"}
+    japanese, chinese = game.scores[0], game.scores[1]
+    assert (japanese.black.seki_excluded, japanese.white.seki_excluded) == (5, 5)
+    assert (japanese.black.total, japanese.white.total) == (18, 29.5)
+    assert (chinese.black.total, chinese.white.total) == (37, 48.5)
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
 def test_score_json_gives_every_point_its_reason() -> None:
     result = runner.invoke(app, ["score", str(FIXTURES / "referee-throw-in-9x9.sgf"),
                                  "--format", "json"])
