@@ -132,10 +132,11 @@ def test_parquet_parts_merge_to_the_report_of_one_run(tmp_path: Path,
                                                       reports: tuple[Path, Path]) -> None:
     parts = tmp_path / "parts"
     parts_run(parts)
-    # 48 files in partitions of 7: seven Parquet parts, each a readable report of its own.
+    # The fixtures' files in partitions of 7: one Parquet part per 7, each a readable report.
+    files = len({row["path"] for row in parquet_rows(reports[0])})
     names = sorted(p.name for p in parts.iterdir())
-    assert [n for n in names if n.endswith(".parquet")] == [
-        f"part-{i:05d}.parquet" for i in range(7)]
+    assert files > 40 and [n for n in names if n.endswith(".parquet")] == [
+        f"part-{i:05d}.parquet" for i in range((files + 6) // 7)]
     assert not [n for n in names if n.endswith(".partial") or n.endswith(".jsonl.gz")
                 and "keys" not in n]
     assert len(parquet_rows(parts / "part-00000.parquet")) == 7
