@@ -60,7 +60,7 @@ class Tally:
     def __init__(self, name: str) -> None:
         self.name = name
         self.games = self.exact = self.winner = self.margin = self.undecided = 0
-        self.failed = self.guess = self.wrong_winner = self.settled = 0
+        self.failed = self.all_alive = self.wrong_winner = self.settled = 0
         self.times: list[float] = []
 
     def line(self) -> str:
@@ -72,7 +72,8 @@ class Tally:
                 f"margin {100 * self.margin / n:5.1f}%  undecided {100 * self.undecided / n:5.1f}%"
                 f"  failed {self.failed}  median {med:.3f} s  max {worst:.2f} s"
                 + (f"\n{'':10} exact with no chain uncertain {100 * self.settled / n:5.1f}%  "
-                   f"exact with every uncertain chain counted alive {100 * self.guess / n:5.1f}%"
+                   f"exact with every uncertain chain counted alive "
+                   f"{100 * self.all_alive / n:5.1f}%"
                    f"  confident wrong winner {self.wrong_winner} games"
                    if self.name == "estimate" else ""))
 
@@ -133,7 +134,7 @@ def main() -> int:
         judge(estimate, estimated.points, bool(uncertain), seconds)
         estimate.settled += not uncertain and estimated.points == truth.points
         all_alive = estimated.points - {s for c in uncertain for s in c.stones}
-        estimate.guess += all_alive == truth.points
+        estimate.all_alive += all_alive == truth.points
         winners = {count(analyse(board, way), rep, ruleset, game.handicap).winner
                    for _, way in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)

@@ -208,9 +208,11 @@ def _bent_four(board: Board, found: Judgement, ruleset: Ruleset) -> list[str]:
     the attacker's stones inside alive, decided by the rules (the playouts read the standoff as a
     seki); under other rules it is left as the seki it looks like. Returns the notes that say
     which."""
-    verdicts = found.by_point()
+    verdicts: dict[int, ChainVerdict] = {}
 
     def lives(chain: Chain) -> bool:
+        if not verdicts:  # built only when a standoff asks about its walls (rare)
+            verdicts.update(found.by_point())
         verdict = verdicts.get(chain.stones[0])
         return verdict is not None and verdict.status is Status.ALIVE
 
