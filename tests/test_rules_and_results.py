@@ -98,6 +98,15 @@ def test_result_spellings(raw: str, winner: str | None, margin: float | None, ki
     assert (r.winner.letter if r.winner else None, r.margin, r.kind) == (winner, margin, kind)
 
 
+@pytest.mark.parametrize(("raw", "as_counted"), [
+    ("B+3.5", True), ("W+12", True), ("W+2.25", False), ("黑胜2又3/4子", False), ("黑胜3子", False),
+    ("W+3.2", False), ("White wins by 0.75", False),
+])
+def test_a_margin_read_from_zi_or_not_in_half_points_is_not_a_count_as_written(
+        raw: str, as_counted: bool) -> None:
+    assert parse_result(raw).margin_as_counted is as_counted
+
+
 def test_unreadable_result() -> None:
     assert parse_result("john wins").parsed is False
 

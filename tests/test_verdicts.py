@@ -102,15 +102,38 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
                                                                         b"RE[W+12.5]"))
     rc = scored(near).result_check
     assert rc is not None and rc.status == "unverifiable" and "too close to call" in rc.reason
-    # Ten points beyond it, the winner right: a stopped record's margin may come from a count
-    # it does not hold, so not a mismatch (a game ended by two passes would be: test_band).
+    # Ten points beyond it, the winner right: nothing on the board is left open (no open
+    # point, no unsettled chain), so the band is the count and the move in hand: a wrong
+    # margin, a mismatch though the game did not end with two passes.
     far = tmp_path / "far.sgf"
     far.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
                                                                        b"RE[W+20.5]"))
     rc = scored(far).result_check
+    assert rc is not None and rc.status == "mismatch"
+    assert rc.reason == (
+        "computed W+9.5 (japanese with komi 0.5), recorded W+20.5: the recorded result lies 10 "
+        "point(s) outside the count's band under every reading checked (japanese with komi 0.5: "
+        "W+8.5 .. W+10.5); the game did not end with two passes, but nothing on the board is "
+        "left open (no open point, no unsettled chain, no less sure decision moves the count): "
+        "the band holds the move in hand")
+    # The same in zi (10.75 zi = 21.5 points): the margin rests on reading the record's units.
+    zi = tmp_path / "zi.sgf"
+    zi.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                      b"RE[W+10.75]"))
+    rc = scored(zi).result_check
     assert rc is not None and rc.status == "unverifiable"
-    assert ("recorded W+20.5: the winner agrees, the margin lies 10 point(s) outside the count's "
-            "band (japanese with komi 0.5: W+8.5 .. W+10.5)") in rc.reason
+    assert "recorded W+10.75: the winner agrees, the margin lies 11 point(s) outside" in rc.reason
+    assert "RE's margin is not a count in points as written (margin 10.75 read as zi" in rc.reason
+    # With a point still open (C5 behind the gap at D5, band W+14.5 .. W+18.5), a margin 8
+    # points off with the winner right may come from a count the record does not hold.
+    open_ = tmp_path / "open.sgf"
+    open_.write_bytes((FIXTURES / "open-boundary-9x9.sgf").read_bytes().replace(
+        b"RE[W+16.5]", b"RE[W+26.5]"))
+    rc = scored(open_).result_check
+    assert rc is not None and rc.status == "unverifiable"
+    assert ("recorded W+26.5: the winner agrees, the margin lies 8 point(s) outside the count's "
+            "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
+    assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
     # The other winner: a mismatch.
     flipped = tmp_path / "flipped.sgf"
     flipped.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",

@@ -37,6 +37,15 @@ class Result:
     kind: ResultKind
     note: str = ""
     parsed: bool = True
+    zi: bool = False
+    """The margin was written in zi (Chinese counting units) and doubled to points."""
+
+    @property
+    def margin_as_counted(self) -> bool:
+        """The margin is a count in points as RE writes it: not read from zi, and in whole or
+        half points (``W+3.2`` is not)."""
+        return (self.margin is not None and not self.zi
+                and abs(self.margin * 2 - round(self.margin * 2)) < 1e-9)
 
 
 _RESIGN, _TIME, _FORFEIT = ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT
@@ -53,11 +62,12 @@ _WIN_RE = re.compile(r"^([BW])\s*\+\s*(.*)$", re.I)
 _COLOUR_WORDS = {"black": BLACK, "white": WHITE, "b": BLACK, "w": WHITE}
 
 
-def _margin(text: str) -> tuple[float, str]:
+def _margin(text: str) -> tuple[float, str, bool]:
     value = float(text)
     if (value * 4) % 2 == 1:  # x.25 or x.75: zi
-        return value * 2, f"margin {text} read as zi (Chinese counting): {value * 2:g} points"
-    return value, ""
+        return (value * 2, f"margin {text} read as zi (Chinese counting): {value * 2:g} points",
+                True)
+    return value, "", False
 
 
 _BLACK_CJK = ("黑", "黒", "흑")
@@ -82,11 +92,13 @@ def _chinese(raw: str) -> Result | None:
     m = re.search(r"([0-9]+)又([0-9])/([0-9])子", raw)
     if m:
         zi = int(m.group(1)) + int(m.group(2)) / int(m.group(3))
-        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points")
+        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points",
+                      zi=True)
     m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*子", raw)
     if m:
         zi = float(m.group(1))
-        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points")
+        return Result(raw, winner, zi * 2, ResultKind.SCORE, f"{zi:g} zi = {zi * 2:g} points",
+                      zi=True)
     m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*目?", raw)
     if m:
         return Result(raw, winner, float(m.group(1)), ResultKind.SCORE)
@@ -112,12 +124,12 @@ def parse_result(raw: str | None) -> Result:
     m = _SCORE_RE.match(text)
     if m:
         winner = Colour.from_letter(m.group(1))
-        margin, note = _margin(m.group(2))
+        margin, note, zi = _margin(m.group(2))
         if margin == 0:
             return Result(raw, winner, None, _WIN,
                           f"{raw}: a winner with a zero margin; the winner is known, the margin "
                           "is not written (a draw has no winner)")
-        return Result(raw, winner, margin, ResultKind.SCORE, note)
+        return Result(raw, winner, margin, ResultKind.SCORE, note, zi=zi)
     m = _WIN_RE.match(text)
     if m:
         winner = Colour.from_letter(m.group(1))
@@ -136,8 +148,8 @@ def parse_result(raw: str | None) -> Result:
         winner = _COLOUR_WORDS[m.group(1)]
         num = re.search(r"([0-9]+(?:\.[0-9]+)?)", m.group(2))
         if num:
-            margin, note = _margin(num.group(1))
-            return Result(raw, winner, margin, ResultKind.SCORE, note)
+            margin, note, zi = _margin(num.group(1))
+            return Result(raw, winner, margin, ResultKind.SCORE, note, zi=zi)
         if "resign" in m.group(2):
             return Result(raw, winner, None, _RESIGN)
         return Result(raw, winner, None, _WIN, _NO_MARGIN)

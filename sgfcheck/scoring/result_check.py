@@ -16,7 +16,11 @@ assumptions it needed, each a finding with a code:
   dead stones, a finished game counted as it stands) the exact margin disagrees under every reading;
   on a judgement of the position, the recorded result lies outside the band under every reading
   the record's convention allows (a wrong margin as well as a wrong winner), or, for a result
-  without a margin, every band is won by the other colour.
+  without a margin, every band is won by the other colour. In a game that did not end with two
+  passes, a result within :data:`UNFINISHED_SLACK` of the band is too close to call, and a margin
+  outside it with the winner right is a mismatch only when nothing on the board is left open
+  (no open point, no unsettled chain, no less sure decision moving the count) and RE's margin is
+  a count in points as written (not read from zi).
 - ``unverifiable``: the evidence cannot decide; the reason says what would (the open points and
   unsettled chains of a band too wide to decide, or the missing dead-stone information). A
   game that stopped far from a finished position (more than :data:`FAR_FROM_END` of the board
@@ -385,6 +389,7 @@ def _check_bands(out: ResultCheck, result: Result,
     shown = "; ".join(f"{r.label}: {band_text(b, show, 3)}" for r, b in wide[:4])
     distance = None if recorded is None else min(
         max(b.low - recorded, recorded - b.high, 0.0) for _, b in wide)
+    sealed = not final and _sealed(banded)
     if any(fits(b) for _, b in wide):
         out.status = CheckStatus.UNVERIFIABLE
         out.reason = (f"RE[{result.raw}] lies in the count's band but the band does not decide "
@@ -398,15 +403,23 @@ def _check_bands(out: ResultCheck, result: Result,
                       f"the game did not end with two passes, and a stopped game may still hold "
                       f"up to {UNFINISHED_SLACK:g} points the band cannot see (protective moves, "
                       "a last ko): too close to call")
-    elif not final and recorded is not None and want is not None and all(
-            (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide):
+    elif (not final and recorded is not None and want is not None
+          and not (sealed and result.margin_as_counted) and all(
+              (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)):
         out.status = CheckStatus.UNVERIFIABLE
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                       f"{result.raw}: the winner agrees, the margin lies {distance:g} point(s) "
                       f"outside the count's band ({shown}); the game did not end with two "
-                      "passes, and a stopped record's margin may come from a count the record "
-                      "does not hold (moves not recorded, a server's count at resignation): "
-                      "not called a mismatch")
+                      "passes, and ")
+        if sealed:
+            units = result.note or "not in whole or half points"
+            out.reason += (f"RE's margin is not a count in points as written ({units}): the "
+                           "margin rests on reading the record's units, so it is not called a "
+                           "mismatch")
+        else:
+            out.reason += ("a stopped record's margin may come from a count the record does not "
+                           "hold (moves not recorded, a server's count at resignation): not "
+                           "called a mismatch")
     else:
         out.status = CheckStatus.MISMATCH
         what = (f"the recorded result lies {distance:g} point(s) outside"
@@ -414,7 +427,20 @@ def _check_bands(out: ResultCheck, result: Result,
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                       f"{result.raw}: {what} the count's band under every reading checked "
                       f"({shown}); {why}")
+        if sealed:
+            out.reason += (", but nothing on the board is left open (no open point, no "
+                           "unsettled chain, no less sure decision moves the count): the band "
+                           "holds the move in hand")
     return out
+
+
+def _sealed(banded: dict[str, tuple[Reading, Band, Band]]) -> bool:
+    """Nothing on the board is left open under any reading: no open point, no unsettled chain,
+    and no less sure decision of the estimate moves the count (the wide band is the settled
+    one)."""
+    return all(not wide.open_points and not wide.unsettled
+               and (wide.low, wide.high) == (band.low, band.high)
+               for _, band, wide in banded.values())
 
 
 def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> ResultCheck:
