@@ -435,12 +435,10 @@ def _check_bands(out: ResultCheck, result: Result,
 
 
 def _sealed(banded: dict[str, tuple[Reading, Band, Band]]) -> bool:
-    """Nothing on the board is left open under any reading: no open point, no unsettled chain,
-    and no less sure decision of the estimate moves the count (the wide band is the settled
-    one)."""
-    return all(not wide.open_points and not wide.unsettled
-               and (wide.low, wide.high) == (band.low, band.high)
-               for _, band, wide in banded.values())
+    """Nothing on the board is left open under any reading: no open point, and no chain turned
+    by any way of the wide band (neither an unsettled chain nor a less sure decision of the
+    estimate), so the wide band is the count as judged and the move in hand."""
+    return all(not wide.open_points and not wide.unsettled for _, _, wide in banded.values())
 
 
 def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> ResultCheck:
