@@ -124,6 +124,15 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     assert rc is not None and rc.status == "unverifiable"
     assert "recorded W+10.75: the winner agrees, the margin lies 11 point(s) outside" in rc.reason
     assert "RE's margin is not a count in points as written (margin 10.75 read as zi" in rc.reason
+    # A margin in neither whole nor half points cannot be a count at all.
+    tenth = tmp_path / "tenth.sgf"
+    tenth.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                         b"RE[W+20.2]"))
+    rc = scored(tenth).result_check
+    assert rc is not None and rc.status == "unverifiable"
+    assert ("RE's margin is not a count in points as written (not in whole or half points): the "
+            "margin rests on reading the record's units, so it is not called a mismatch") \
+        in rc.reason
     # With a point still open (C5 behind the gap at D5, band W+14.5 .. W+18.5), a margin 8
     # points off with the winner right may come from a count the record does not hold.
     open_ = tmp_path / "open.sgf"
