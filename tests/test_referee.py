@@ -171,6 +171,28 @@ def test_a_double_ko_seki_owns_no_territory() -> None:
     assert game.result_check is not None and game.result_check.status == "match"
 
 
+def test_a_seki_with_strings_in_atari_on_both_sides_owns_no_territory() -> None:
+    # Hanezeki's principle, on a board 3 lines wide: White's B1-C1-D1 sit in Black's eye, in
+    # atari at A1; Black's H1-J1-K1 in White's, in atari at L1. Capturing loses the race (after
+    # Black A1, White places at C1: an exact search, both sides to move, finds passing best),
+    # so the six stones in atari are alive in seki; A1 and L1 are reached by both colours and
+    # F1-F3 are shared liberties: no point is territory, and every row counts stones alike.
+    game = scored("referee-atari-seki-11x3.sgf")
+    assert referee_diagram(game) == diagram("""
+        xxxxx.ooooo
+        xxxxx.ooooo
+        .ooox.oxxx.
+    """)
+    assert results(game) == {"japanese": "W+6.5", "chinese": "W+6.5", "aga": "W+6.5"}
+    japanese, chinese = game.scores[0], game.scores[1]
+    assert (japanese.black.total, japanese.white.total) == (0, 6.5)
+    assert (chinese.black.total, chinese.white.total) == (14, 20.5)
+    assert game.position is not None
+    seki = game.position.seki_stones
+    assert (len(seki[BLACK]), len(seki[WHITE])) == (14, 14)
+    assert game.result_check is not None and game.result_check.status == "match"
+
+
 def test_a_loose_eye_is_not_false() -> None:
     # B9 and A8 are single stones joined to the chain only through eyes White cannot play.
     game = scored("referee-loose-eye-9x9.sgf")
