@@ -9,7 +9,9 @@ and the median and maximum seconds per game. For the estimate, which counts an u
 most playouts left it (dead when its colour kept it in under half), also: the exact sets with no
 chain left uncertain, the exact sets had every uncertain chain been counted alive (the rule
 before: the comparison, in the same run), and the games where a confident decision gives the wrong
-winner (every way the uncertain chains may go gives a winner other than the markup's).
+winner (every way the uncertain chains may go gives a winner other than the markup's) and those
+where the winner is wrong however the doubtful chains go (the uncertain ones and the decisions
+under ``LOW_CONFIDENCE``, as the result check reads them before it calls a mismatch).
 
     .venv/bin/python bench/life_accuracy.py [--every N] [--no-gnugo] [CORPUS_KGS_DIR]
 """
@@ -42,7 +44,7 @@ from sgfcheck.replay.check import check_loaded
 from sgfcheck.scoring.count import count
 from sgfcheck.scoring.life import chain_statuses
 from sgfcheck.scoring.position import analyse
-from sgfcheck.scoring.ways import uncertain_ways
+from sgfcheck.scoring.ways import LOW_CONFIDENCE, doubtful_chains, other_ways, uncertain_ways
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status
 
@@ -61,6 +63,7 @@ class Tally:
         self.name = name
         self.games = self.exact = self.winner = self.margin = self.undecided = 0
         self.failed = self.all_alive = self.wrong_winner = self.settled = 0
+        self.wrong_beyond_doubt = 0
         self.times: list[float] = []
 
     def line(self) -> str:
@@ -75,6 +78,9 @@ class Tally:
                    f"exact with every uncertain chain counted alive "
                    f"{100 * self.all_alive / n:5.1f}%"
                    f"  confident wrong winner {self.wrong_winner} games"
+                   f"\n{'':10} wrong winner however the doubtful chains go (uncertain, and "
+                   f"decisions below {LOW_CONFIDENCE:g}; as the result check reads them before "
+                   f"a mismatch) {self.wrong_beyond_doubt} games"
                    if self.name == "estimate" else ""))
 
 
@@ -139,6 +145,9 @@ def main() -> int:
                    for _, way in uncertain_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
+        winners |= {count(analyse(board, way), rep, ruleset, game.handicap).winner
+                    for _, way in other_ways(board, estimated, doubtful_chains(estimated))}
+        estimate.wrong_beyond_doubt += true_score.winner not in winners
         if use_katago:
             # The estimate escalating to KataGo, run first: the KataGo-alone query below then
             # finds the positions it was asked about in its cache (KataGo alone's time is then
