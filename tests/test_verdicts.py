@@ -143,6 +143,25 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     assert ("recorded W+26.5: the winner agrees, the margin lies 8 point(s) outside the count's "
             "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
     assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
+    # With a komi of -9.5 the same position is worth W+0.5, its band W+2.5 .. B+1.5: either
+    # colour may win it. RE[W+0.5] lies in it (at most 4 points wide): a match. RE[B+8.5] has a
+    # winner the band allows but lies 7 points beyond it: nothing in the position gives it,
+    # a mismatch (it is not the case above: the band does not confirm the winner).
+    close = (FIXTURES / "open-boundary-9x9.sgf").read_bytes().replace(b"KM[6.5]", b"KM[-9.5]")
+    inside = tmp_path / "inside.sgf"
+    inside.write_bytes(close.replace(b"RE[W+16.5]", b"RE[W+0.5]"))
+    rc = scored(inside).result_check
+    assert rc is not None and (rc.status, rc.reproduced) == ("match", "band")
+    beyond = tmp_path / "beyond.sgf"
+    beyond.write_bytes(close.replace(b"RE[W+16.5]", b"RE[B+8.5]"))
+    rc = scored(beyond).result_check
+    assert rc is not None and rc.status == "mismatch"
+    assert rc.reason == (
+        "computed W+0.5 (japanese with komi -9.5), recorded B+8.5: the recorded result lies 7 "
+        "point(s) outside the count's band under every reading checked (japanese with komi -9.5: "
+        "W+2.5 .. B+1.5: open at C5); the game did not end with two passes, and the band does "
+        "not confirm the recorded winner either (either colour may win it): no count of the "
+        "position gives RE")
     # The other winner: a mismatch.
     flipped = tmp_path / "flipped.sgf"
     flipped.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",

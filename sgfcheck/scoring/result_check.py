@@ -18,9 +18,11 @@ assumptions it needed, each a finding with a code:
   the record's convention allows (a wrong margin as well as a wrong winner), or, for a result
   without a margin, every band is won by the other colour. In a game that did not end with two
   passes, a result within :data:`UNFINISHED_SLACK` of the band is too close to call, and a margin
-  outside it with the winner right is a mismatch only when nothing on the board is left open
-  (no open point, no unsettled chain, no less sure decision moving the count) and RE's margin is
-  a count in points as written (not read from zi).
+  outside it whose winner the band confirms (every way) is a mismatch only when nothing on the
+  board is left open (no open point, no unsettled chain, no less sure decision moving the count)
+  and RE's margin is a count in points as written (not read from zi); where the band leaves the
+  winner open too, a margin in points beyond it is a mismatch: nothing in the position gives
+  it.
 - ``unverifiable``: the evidence cannot decide; the reason says what would (the open points and
   unsettled chains of a band too wide to decide, or the missing dead-stone information). A
   game that stopped far from a finished position (more than :data:`FAR_FROM_END` of the board
@@ -403,9 +405,13 @@ def _check_bands(out: ResultCheck, result: Result,
                       f"the game did not end with two passes, and a stopped game may still hold "
                       f"up to {UNFINISHED_SLACK:g} points the band cannot see (protective moves, "
                       "a last ko): too close to call")
-    elif (not final and recorded is not None and want is not None
-          and not (sealed and result.margin_as_counted) and all(
-              (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)):
+    elif (not final and recorded is not None and want is not None and all(
+            (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
+          and (not result.margin_as_counted
+               or (not sealed and all(b.decided_winner == want for _, b in wide)))):
+        # A stopped record whose winner the band confirms, with a margin the position does
+        # not give: the margin may come from a count the record does not hold. Where the band
+        # leaves the winner open as well, nothing in the position supports RE: a mismatch.
         out.status = CheckStatus.UNVERIFIABLE
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                       f"{result.raw}: the winner agrees, the margin lies {distance:g} point(s) "
@@ -431,6 +437,9 @@ def _check_bands(out: ResultCheck, result: Result,
             out.reason += (", but nothing on the board is left open (no open point, no "
                            "unsettled chain, no less sure decision moves the count): the band "
                            "holds the move in hand")
+        elif distance is not None and all(b.decided_winner is None for _, b in wide):
+            out.reason += (", and the band does not confirm the recorded winner either (either "
+                           "colour may win it): no count of the position gives RE")
     return out
 
 
