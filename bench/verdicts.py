@@ -9,7 +9,9 @@ only the winner. Then each game with a margin of 2.5 or more is checked again wi
 flipped in RE (``B+3.5`` -> ``W+3.5``): a falsified result, which should be a mismatch and never a
 match; and each winner-only result with its winner flipped (``W+0.0`` -> ``B+0.0``), which should
 never be a match. Each game with a margin is also checked with its margin moved by 2 and by 6
-points (``B+3.5`` -> ``B+5.5``, ``B+9.5``): a wrong margin, the winner right. For the counts read
+points (``B+3.5`` -> ``B+5.5``, ``B+9.5``): a wrong margin, the winner right. The same four
+figures are given for the finished games alone: ended by two passes, or stopped with nothing
+left open (the game's own band at most 2 points wide: the move in hand). For the counts read
 as a band (dead stones from a judgement of the position), the band widths are summarised.
 Prints the figures and the time per game.
 
@@ -46,6 +48,10 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     falsified_winner: Counter[str] = Counter()
     moved: dict[int, Counter[str]] = {2: Counter(), 6: Counter()}
     widths: list[float] = []
+    # The finished games (ended by two passes, or stopped with nothing left open: the own row's
+    # band at most 2 points wide, the move in hand), with a margin in RE: the right result, the
+    # winner flipped (margin >= 2.5), the margin moved by 2 and by 6.
+    finished: dict[str, Counter[str]] = {k: Counter() for k in ("right", "flipped", "2", "6")}
     by_kind: Counter[tuple[str, str]] = Counter()
     games = 0
     start = time.perf_counter()
@@ -70,15 +76,25 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
                               raw=result.winner.opponent.letter + (result.raw or "")[1:])
             rep = game.check.replay
             assert rep is not None
+            final = result.kind is ResultKind.SCORE and (game.final or bool(
+                game.bands and game.bands[0] is not None and game.bands[0].width <= 2))
+            if final:
+                finished["right"][rc.status] += 1
             if result.kind is ResultKind.SCORE and result.margin is not None:
                 for points, counts in moved.items():
                     margin = result.margin + points
                     wrong = replace(result, margin=margin,
                                     raw=f"{result.winner.letter}+{margin:g}")
-                    counts[weigh(game, rep, wrong).status] += 1
+                    status = weigh(game, rep, wrong).status
+                    counts[status] += 1
+                    if final:
+                        finished[str(points)][status] += 1
             if result.kind is ResultKind.SCORE and result.margin is not None \
                     and result.margin >= 2.5:
-                falsified[weigh(game, rep, flipped).status] += 1
+                status = weigh(game, rep, flipped).status
+                falsified[status] += 1
+                if final:
+                    finished["flipped"][status] += 1
             elif result.kind is ResultKind.WIN:
                 falsified_winner[weigh(game, rep, flipped).status] += 1
     seconds = time.perf_counter() - start
@@ -110,6 +126,14 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
                           (moved[6], "margin moved by 6, winner kept")):
         n = sum(counts.values())
         print(f"  falsified ({label}): {n} games: " + ", ".join(
+            f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"
+            for status in ("match", "mismatch", "unverifiable")))
+    for key, label in (("right", "as recorded"), ("flipped", "winner flipped, margin >= 2.5"),
+                       ("2", "margin moved by 2"), ("6", "margin moved by 6")):
+        counts = finished[key]
+        n = sum(counts.values())
+        print(f"  finished (two passes, or a band of at most 2 points), {label}: {n} games: "
+              + ", ".join(
             f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"
             for status in ("match", "mismatch", "unverifiable")))
 
