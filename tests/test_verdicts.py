@@ -162,6 +162,16 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
         "W+2.5 .. B+1.5: open at C5); the game did not end with two passes, and the band does "
         "not confirm the recorded winner either (either colour may win it): no count of the "
         "position gives RE")
+    # The same 6.7 points beyond, in a margin that is no count in points (B+8.2): it rests on
+    # reading the record's units, not a mismatch; the reason does not say the winner agrees.
+    tenths = tmp_path / "tenths.sgf"
+    tenths.write_bytes(close.replace(b"RE[W+16.5]", b"RE[B+8.2]"))
+    rc = scored(tenths).result_check
+    assert rc is not None and rc.status == "unverifiable"
+    assert ("recorded B+8.2: the recorded winner wins part of the band, the margin lies 6.7 "
+            "point(s) outside the count's band") in rc.reason
+    assert "RE's margin is not a count in points as written (not in whole or half points)" \
+        in rc.reason
     # The other winner: a mismatch.
     flipped = tmp_path / "flipped.sgf"
     flipped.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",

@@ -412,12 +412,15 @@ def _check_bands(out: ResultCheck, result: Result,
         # A stopped record whose winner the band confirms, with a margin the position does
         # not give: the margin may come from a count the record does not hold. Where the band
         # leaves the winner open as well, nothing in the position supports RE: a mismatch.
+        confirmed = all(b.decided_winner == want for _, b in wide)
         out.status = CheckStatus.UNVERIFIABLE
+        winner = ("the winner agrees" if confirmed else
+                  "the recorded winner wins part of the band")
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
-                      f"{result.raw}: the winner agrees, the margin lies {distance:g} point(s) "
+                      f"{result.raw}: {winner}, the margin lies {distance:g} point(s) "
                       f"outside the count's band ({shown}); the game did not end with two "
                       "passes, and ")
-        if sealed:
+        if sealed or not confirmed:
             units = result.note or "not in whole or half points"
             out.reason += (f"RE's margin is not a count in points as written ({units}): the "
                            "margin rests on reading the record's units, so it is not called a "
