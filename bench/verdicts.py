@@ -16,6 +16,7 @@ as a band (dead stones from a judgement of the position), the band widths are su
 Prints the figures and the time per game.
 
     python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR] [--dead-stones katago]
+                             [--engine katago]
 
 Only files with a numeric RE are read (the others are not scored), so the time per file is the
 time per scored game.
@@ -41,7 +42,8 @@ SHARED = HERE.parent.parent / "shared" / "corpus"
 NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
 
 
-def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> None:
+def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
+        engine: str = "none") -> None:
     by_basis: Counter[tuple[str, str]] = Counter()
     statuses: Counter[str] = Counter()
     falsified: Counter[str] = Counter()
@@ -56,7 +58,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     games = 0
     start = time.perf_counter()
     for path in files:
-        options = Settings(compare=("japanese",), dead_stones=dead_stones)  # type: ignore[arg-type]
+        options = Settings(compare=("japanese",), dead_stones=dead_stones,  # type: ignore[arg-type]
+                           engine=engine)  # type: ignore[arg-type]
         for game in score_file(path, options).games:
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):
@@ -85,16 +88,16 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
                     margin = result.margin + points
                     wrong = replace(result, margin=margin,
                                     raw=f"{result.winner.letter}+{margin:g}")
-                    status = weigh(game, rep, wrong).status
-                    counts[status] += 1
+                    verdict = str(weigh(game, rep, wrong).status)
+                    counts[verdict] += 1
                     if final:
-                        finished[str(points)][status] += 1
+                        finished[str(points)][verdict] += 1
             if result.kind is ResultKind.SCORE and result.margin is not None \
                     and result.margin >= 2.5:
-                status = weigh(game, rep, flipped).status
-                falsified[status] += 1
+                verdict = str(weigh(game, rep, flipped).status)
+                falsified[verdict] += 1
                 if final:
-                    finished["flipped"][status] += 1
+                    finished["flipped"][verdict] += 1
             elif result.kind is ResultKind.WIN:
                 falsified_winner[weigh(game, rep, flipped).status] += 1
     seconds = time.perf_counter() - start
@@ -103,10 +106,10 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str) -> No
     for status in ("match", "mismatch", "unverifiable", "not-scored"):
         print(f"  {status:13} {statuses[status]:5}  {100 * statuses[status] / max(1, games):5.1f}%")
     for basis in sorted({b for b, _ in by_basis}):
-        counts = ", ".join(f"{by_basis[(basis, s)]} {s}" for s in
-                           ("match", "mismatch", "unverifiable", "not-scored")
-                           if by_basis[(basis, s)])
-        print(f"  on {basis}: {counts}")
+        shown = ", ".join(f"{by_basis[(basis, s)]} {s}" for s in
+                          ("match", "mismatch", "unverifiable", "not-scored")
+                          if by_basis[(basis, s)])
+        print(f"  on {basis}: {shown}")
     for kind, label in (("score", "with a margin"), ("win", "winner only")):
         n = sum(v for (k, _), v in by_kind.items() if k == kind)
         if n:
@@ -144,16 +147,18 @@ def main() -> int:
     parser.add_argument("--pro", type=Path, default=SHARED / "pro19")
     parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
     parser.add_argument("--dead-stones", default="auto", help="as for sgfcheck score")
+    parser.add_argument("--engine", default="none", help="as for sgfcheck score: the engine the "
+                        "estimate asks about the chains it cannot decide")
     args = parser.parse_args()
     if not args.pro.is_dir() or not args.kgs.is_dir():
         print(f"corpus not found: {args.pro} / {args.kgs}", file=sys.stderr)
         return 2
     pro = sorted(p for p in args.pro.rglob("*") if p.suffix.lower() == ".sgf"
                  and NUMERIC_RE.search(p.read_bytes()))[::args.every]
-    run("pro19 (Fox professional games)", pro, False, args.dead_stones)
+    run("pro19 (Fox professional games)", pro, False, args.dead_stones, args.engine)
     kgs = sorted(p for p in args.kgs.rglob("*.sgf") if b"TB[" in p.read_bytes()
                  or b"TW[" in p.read_bytes())[::args.every]
-    run("KGS games with TB/TW markup", kgs, True, args.dead_stones)
+    run("KGS games with TB/TW markup", kgs, True, args.dead_stones, args.engine)
     return 0
 
 
