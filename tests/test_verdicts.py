@@ -4,6 +4,7 @@ survives every plausible reading, and the basis every verdict rests on."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from sgfcheck.cli.app import app
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.servers import Server
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.result_check import Basis
+from sgfcheck.scoring.result_check import Basis, ResultCheck
 from sgfcheck.settings import Settings
 
 runner = CliRunner()
@@ -24,6 +25,15 @@ def scored(path: Path, **options: object) -> GameScore:
     (game,) = score_file(path, Settings(**options)).games  # type: ignore[arg-type]
     assert game.result_check is not None
     return game
+
+
+def checked_as(tmp_path: Path, record: bytes, result: bytes) -> ResultCheck:
+    """The result check of ``record`` with ``result`` as its RE (written to a file first)."""
+    path = tmp_path / "record.sgf"
+    path.write_bytes(re.sub(rb"RE\[[^\]]*\]", b"RE[" + result + b"]", record, count=1))
+    rc = scored(path).result_check
+    assert rc is not None
+    return rc
 
 
 def codes(game: GameScore) -> list[str]:
@@ -96,20 +106,16 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     assert rc.reason == ("the recorded result lies in the count's band (W+8.5 .. W+10.5, "
                          "japanese with komi 0.5)")
     assert not rc.finished and codes(game) == ["RES005"]
+    unfinished = (FIXTURES / "unfinished.sgf").read_bytes()
+    open_boundary = (FIXTURES / "open-boundary-9x9.sgf").read_bytes()
     # Two points beyond the band: too close to call on a stopped game.
-    near = tmp_path / "near.sgf"
-    near.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
-                                                                        b"RE[W+12.5]"))
-    rc = scored(near).result_check
-    assert rc is not None and rc.status == "unverifiable" and "too close to call" in rc.reason
+    rc = checked_as(tmp_path, unfinished, b"W+12.5")
+    assert rc.status == "unverifiable" and "too close to call" in rc.reason
     # Ten points beyond it, the winner right: nothing on the board is left open (no open
     # point, no unsettled chain), so the band is the count and the move in hand: a wrong
     # margin, a mismatch though the game did not end with two passes.
-    far = tmp_path / "far.sgf"
-    far.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
-                                                                       b"RE[W+20.5]"))
-    rc = scored(far).result_check
-    assert rc is not None and rc.status == "mismatch"
+    rc = checked_as(tmp_path, unfinished, b"W+20.5")
+    assert rc.status == "mismatch"
     assert rc.reason == (
         "computed W+9.5 (japanese with komi 0.5), recorded W+20.5: the recorded result lies 10 "
         "point(s) outside the count's band under every reading checked (japanese with komi 0.5: "
@@ -117,29 +123,20 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
         "left open (no open point, no unsettled chain, no less sure decision moves the count): "
         "the band holds the move in hand")
     # The same in zi (10.75 zi = 21.5 points): the margin rests on reading the record's units.
-    zi = tmp_path / "zi.sgf"
-    zi.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
-                                                                      b"RE[W+10.75]"))
-    rc = scored(zi).result_check
-    assert rc is not None and rc.status == "unverifiable"
+    rc = checked_as(tmp_path, unfinished, b"W+10.75")
+    assert rc.status == "unverifiable"
     assert "recorded W+10.75: the winner agrees, the margin lies 11 point(s) outside" in rc.reason
     assert "RE's margin is not a count in points as written (margin 10.75 read as zi" in rc.reason
     # A margin in neither whole nor half points cannot be a count at all.
-    tenth = tmp_path / "tenth.sgf"
-    tenth.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
-                                                                         b"RE[W+20.2]"))
-    rc = scored(tenth).result_check
-    assert rc is not None and rc.status == "unverifiable"
+    rc = checked_as(tmp_path, unfinished, b"W+20.2")
+    assert rc.status == "unverifiable"
     assert ("RE's margin is not a count in points as written (not in whole or half points): the "
             "margin rests on reading the record's units, so it is not called a mismatch") \
         in rc.reason
     # With a point still open (C5 behind the gap at D5, band W+14.5 .. W+18.5), a margin 8
     # points off with the winner right may come from a count the record does not hold.
-    open_ = tmp_path / "open.sgf"
-    open_.write_bytes((FIXTURES / "open-boundary-9x9.sgf").read_bytes().replace(
-        b"RE[W+16.5]", b"RE[W+26.5]"))
-    rc = scored(open_).result_check
-    assert rc is not None and rc.status == "unverifiable"
+    rc = checked_as(tmp_path, open_boundary, b"W+26.5")
+    assert rc.status == "unverifiable"
     assert ("recorded W+26.5: the winner agrees, the margin lies 8 point(s) outside the count's "
             "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
     assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
@@ -147,15 +144,11 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     # colour may win it. RE[W+0.5] lies in it (at most 4 points wide): a match. RE[B+8.5] has a
     # winner the band allows but lies 7 points beyond it: nothing in the position gives it,
     # a mismatch (it is not the case above: the band does not confirm the winner).
-    close = (FIXTURES / "open-boundary-9x9.sgf").read_bytes().replace(b"KM[6.5]", b"KM[-9.5]")
-    inside = tmp_path / "inside.sgf"
-    inside.write_bytes(close.replace(b"RE[W+16.5]", b"RE[W+0.5]"))
-    rc = scored(inside).result_check
-    assert rc is not None and (rc.status, rc.reproduced) == ("match", "band")
-    beyond = tmp_path / "beyond.sgf"
-    beyond.write_bytes(close.replace(b"RE[W+16.5]", b"RE[B+8.5]"))
-    rc = scored(beyond).result_check
-    assert rc is not None and rc.status == "mismatch"
+    close = open_boundary.replace(b"KM[6.5]", b"KM[-9.5]")
+    rc = checked_as(tmp_path, close, b"W+0.5")
+    assert (rc.status, rc.reproduced) == ("match", "band")
+    rc = checked_as(tmp_path, close, b"B+8.5")
+    assert rc.status == "mismatch"
     assert rc.reason == (
         "computed W+0.5 (japanese with komi -9.5), recorded B+8.5: the recorded result lies 7 "
         "point(s) outside the count's band under every reading checked (japanese with komi -9.5: "
@@ -164,20 +157,15 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
         "position gives RE")
     # The same 6.7 points beyond, in a margin that is no count in points (B+8.2): it rests on
     # reading the record's units, not a mismatch; the reason does not say the winner agrees.
-    tenths = tmp_path / "tenths.sgf"
-    tenths.write_bytes(close.replace(b"RE[W+16.5]", b"RE[B+8.2]"))
-    rc = scored(tenths).result_check
-    assert rc is not None and rc.status == "unverifiable"
+    rc = checked_as(tmp_path, close, b"B+8.2")
+    assert rc.status == "unverifiable"
     assert ("recorded B+8.2: the recorded winner wins part of the band, the margin lies 6.7 "
             "point(s) outside the count's band") in rc.reason
     assert "RE's margin is not a count in points as written (not in whole or half points)" \
         in rc.reason
     # The other winner: a mismatch.
-    flipped = tmp_path / "flipped.sgf"
-    flipped.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
-                                                                           b"RE[B+10.5]"))
-    rc = scored(flipped).result_check
-    assert rc is not None and rc.status == "mismatch"
+    rc = checked_as(tmp_path, unfinished, b"B+10.5")
+    assert rc.status == "mismatch"
 
 
 def test_agreed_markup_keeps_a_strict_margin(tmp_path: Path) -> None:

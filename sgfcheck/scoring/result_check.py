@@ -392,6 +392,11 @@ def _check_bands(out: ResultCheck, result: Result,
     distance = None if recorded is None else min(
         max(b.low - recorded, recorded - b.high, 0.0) for _, b in wide)
     sealed = not final and _sealed(banded)
+    # Whether every band lets the recorded winner win somewhere, and whether every band is won
+    # by it throughout (it confirms the winner).
+    possible = want is not None and all(
+        (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
+    confirmed = want is not None and all(b.decided_winner == want for _, b in wide)
     if any(fits(b) for _, b in wide):
         out.status = CheckStatus.UNVERIFIABLE
         out.reason = (f"RE[{result.raw}] lies in the count's band but the band does not decide "
@@ -405,14 +410,11 @@ def _check_bands(out: ResultCheck, result: Result,
                       f"the game did not end with two passes, and a stopped game may still hold "
                       f"up to {UNFINISHED_SLACK:g} points the band cannot see (protective moves, "
                       "a last ko): too close to call")
-    elif (not final and recorded is not None and want is not None and all(
-            (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
-          and (not result.margin_as_counted
-               or (not sealed and all(b.decided_winner == want for _, b in wide)))):
+    elif (not final and recorded is not None and possible
+          and (not result.margin_as_counted or (not sealed and confirmed))):
         # A stopped record whose winner the band confirms, with a margin the position does
         # not give: the margin may come from a count the record does not hold. Where the band
         # leaves the winner open as well, nothing in the position supports RE: a mismatch.
-        confirmed = all(b.decided_winner == want for _, b in wide)
         out.status = CheckStatus.UNVERIFIABLE
         winner = ("the winner agrees" if confirmed else
                   "the recorded winner wins part of the band")
