@@ -42,6 +42,15 @@ SHARED = HERE.parent.parent / "shared" / "corpus"
 NUMERIC_RE = re.compile(rb"RE\[[BW]\+[0-9]")
 
 
+VERDICTS = ("match", "mismatch", "unverifiable")
+
+
+def shares(counts: Counter[str]) -> str:
+    """``match 3 (75.0%), mismatch 1 (25.0%), unverifiable 0 (0.0%)``."""
+    n = max(1, sum(counts.values()))
+    return ", ".join(f"{s} {counts[s]} ({100 * counts[s] / n:.1f}%)" for s in VERDICTS)
+
+
 def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
         engine: str = "none") -> None:
     by_basis: Counter[tuple[str, str]] = Counter()
@@ -113,9 +122,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
     for kind, label in (("score", "with a margin"), ("win", "winner only")):
         n = sum(v for (k, _), v in by_kind.items() if k == kind)
         if n:
-            print(f"  {label} ({n}): " + ", ".join(
-                f"{status} {by_kind[(kind, status)]} ({100 * by_kind[(kind, status)] / n:.1f}%)"
-                for status in ("match", "mismatch", "unverifiable")))
+            print(f"  {label} ({n}): "
+                  + shares(Counter({s: by_kind[(kind, s)] for s in VERDICTS})))
     if widths:
         ordered = sorted(widths)
         print(f"  bands (own row, {len(widths)} games): width median "
@@ -127,18 +135,11 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
                           (falsified_winner, "winner-only result, winner flipped"),
                           (moved[2], "margin moved by 2, winner kept"),
                           (moved[6], "margin moved by 6, winner kept")):
-        n = sum(counts.values())
-        print(f"  falsified ({label}): {n} games: " + ", ".join(
-            f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"
-            for status in ("match", "mismatch", "unverifiable")))
+        print(f"  falsified ({label}): {sum(counts.values())} games: " + shares(counts))
     for key, label in (("right", "as recorded"), ("flipped", "winner flipped, margin >= 2.5"),
                        ("2", "margin moved by 2"), ("6", "margin moved by 6")):
-        counts = finished[key]
-        n = sum(counts.values())
-        print(f"  finished (two passes, or a band of at most 2 points), {label}: {n} games: "
-              + ", ".join(
-            f"{status} {counts[status]} ({100 * counts[status] / max(1, n):.1f}%)"
-            for status in ("match", "mismatch", "unverifiable")))
+        print(f"  finished (two passes, or a band of at most 2 points), {label}: "
+              f"{sum(finished[key].values())} games: " + shares(finished[key]))
 
 
 def main() -> int:
