@@ -11,7 +11,9 @@ match; and each winner-only result with its winner flipped (``W+0.0`` -> ``B+0.0
 never be a match. Each game with a margin is also checked with its margin moved by 2 and by 6
 points (``B+3.5`` -> ``B+5.5``, ``B+9.5``): a wrong margin, the winner right. The same four
 figures are given for the finished games alone: ended by two passes, or stopped with nothing
-left open (the game's own band at most 2 points wide: the move in hand). For the counts read
+left open (the game's own band at most 2 points wide: the move in hand), and for the decidable
+ones (finished, their stones placed by the record or a cited convention). Every answer line is
+held against its table: the count it names must be one of the rows. For the counts read
 as a band (dead stones from a judgement of the position), the band widths are summarised.
 Prints the figures and the time per game.
 
@@ -33,8 +35,10 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from sgfcheck.output.scores import answer_line
+from sgfcheck.records.record import HandicapPlacement
 from sgfcheck.records.results import ResultKind
-from sgfcheck.scoring.adjudicate import score_file, weigh
+from sgfcheck.scoring.adjudicate import GameScore, score_file, weigh
 from sgfcheck.settings import Settings
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +67,10 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
     # band at most 2 points wide, the move in hand), with a margin in RE: the right result, the
     # winner flipped (margin >= 2.5), the margin moved by 2 and by 6.
     finished: dict[str, Counter[str]] = {k: Counter() for k in ("right", "flipped", "2", "6")}
+    # The decidable games: finished, and their stones placed by the record (or read by a cited
+    # convention: Fox's handicap stones as KataGo places them), not assumed by sgfcheck.
+    decidable: dict[str, Counter[str]] = {k: Counter() for k in ("right", "flipped")}
+    rows = Counter[str]()  # the answer's count is its reading's row of the table (or not)
     by_kind: Counter[tuple[str, str]] = Counter()
     games = 0
     start = time.perf_counter()
@@ -90,8 +98,13 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
             assert rep is not None
             final = result.kind is ResultKind.SCORE and (game.final or bool(
                 game.bands and game.bands[0] is not None and game.bands[0].width <= 2))
+            placed = game.check.game.handicap_placement not in (HandicapPlacement.ASSUMED,
+                                                                 HandicapPlacement.UNKNOWN)
             if final:
                 finished["right"][rc.status] += 1
+                if placed:
+                    decidable["right"][rc.status] += 1
+            rows[answer_row(game)] += 1
             if result.kind is ResultKind.SCORE and result.margin is not None:
                 for points, counts in moved.items():
                     margin = result.margin + points
@@ -107,6 +120,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
                 falsified[verdict] += 1
                 if final:
                     finished["flipped"][verdict] += 1
+                    if placed:
+                        decidable["flipped"][verdict] += 1
             elif result.kind is ResultKind.WIN:
                 falsified_winner[weigh(game, rep, flipped).status] += 1
     seconds = time.perf_counter() - start
@@ -140,6 +155,23 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
                        ("2", "margin moved by 2"), ("6", "margin moved by 6")):
         print(f"  finished (two passes, or a band of at most 2 points), {label}: "
               f"{sum(finished[key].values())} games: " + shares(finished[key]))
+    for key, label in (("right", "as recorded"), ("flipped", "winner flipped, margin >= 2.5")):
+        print(f"  decidable (finished, stones placed by the record or a cited convention), "
+              f"{label}: {sum(decidable[key].values())} games: " + shares(decidable[key]))
+    print(f"  answer line names a row of its table: {rows['row']} of {sum(rows.values())} "
+          f"(not a row: {rows['other']})")
+
+
+def answer_row(game: GameScore) -> str:
+    """Whether the count ``score``'s answer line names is a row of the table it prints: ``row``
+    (the row of the verdict's reading), ``other``; unverifiable and not-scored answers name
+    no count (``row``)."""
+    line = answer_line(game)
+    named = re.search(r"counted (\S+) under ", line)
+    if named is None:
+        return "row"
+    shown = {s.result_text for s in game.scores}
+    return "row" if named.group(1) in shown else "other"
 
 
 def main() -> int:

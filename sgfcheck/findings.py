@@ -143,9 +143,14 @@ RES_ASSUMED_RECORD = _c("RES008", INFO, "count on an assumption")
 """The count rests on an assumption about the record itself (where its handicap stones stood,
 its komi): a disagreement with RE is not a mismatch."""
 RES_SERVER_COUNT = _c("RES009", INFO, "server's count")
-"""RE is reproduced by the territory the record marks (TB/TW), counted as the marks stand, as the
-server that wrote them counts, and not by the referee's count (points in seki, false eyes to
-fill): the difference is named."""
+"""RE is reproduced by the server's own count and not by the referee's (points in seki, false
+eyes to fill): the territory the record marks (TB/TW) counted as the marks stand, or the count of
+the server the record names (OGS before 2024-06-08: every empty region bordered by one colour);
+the difference is named."""
+RES_SOURCE_CONVENTION = _c("RES010", INFO, "source's convention")
+"""The count rests on what the record's source leaves out, read as that source writes it and
+cited (Fox's handicap stones, placed as KataGo's SGF reader places them): a verdict resting on it
+says so."""
 
 
 @dataclass

@@ -160,6 +160,44 @@ def standard_handicap(n: int, width: int, height: int) -> list[Point]:
     return corners + sides + [(mid_x, mid_y)]
 
 
+FOX_SIDES_TURNED_UNTIL = "2018-01-01"
+"""Fox records dated before this day with 6 or 7 handicap stones had their side stones on the
+north and south points, not east and west (KataGo's SGF reader, cpp/dataio/sgf.cpp)."""
+
+
+def fox_handicap(count: int, date: str | None) -> list[Point]:
+    """Where a Fox record that writes ``HA`` without its stones had them on 19x19, as KataGo's
+    SGF reader places them (``PlayUtils::placeFixedHandicap``, then for 6 and 7 stones before
+    2018-01-01 the board transposed): the two diagonal corners (D4, Q16), then D16, Q4, the
+    east and west side points (north and south before 2018), the centre, as (column, row from
+    the top). ``date``: the record's ``DT`` as ``YYYY-MM-DD`` (another form is not read, as
+    KataGo reads none). [] outside 2..9."""
+    if not 2 <= count <= 9:
+        return []
+    near, far, mid = 3, 15, 9
+    spots = {"sw": (near, far), "ne": (far, near), "nw": (near, near), "se": (far, far),
+             "w": (near, mid), "e": (far, mid), "n": (mid, near), "s": (mid, far),
+             "c": (mid, mid)}
+    order = {2: "sw ne", 3: "sw ne nw", 4: "sw ne nw se", 5: "sw ne nw se c",
+             6: "sw ne nw se w e", 7: "sw ne nw se w e c", 8: "sw ne nw se w e n s",
+             9: "sw ne nw se w e n s c"}[count].split()
+    if count in (6, 7) and date is not None and _iso_date(date) \
+            and date < FOX_SIDES_TURNED_UNTIL:
+        order = [{"w": "n", "e": "s"}.get(k, k) for k in order]
+    return [spots[k] for k in order]
+
+
+def _iso_date(text: str) -> bool:
+    """``YYYY-MM-DD`` with a real month and day (a plausible calendar date)."""
+    if len(text) != 10 or text[4] != "-" or text[7] != "-":
+        return False
+    digits = text[:4] + text[5:7] + text[8:]
+    if not digits.isdigit():
+        return False
+    month, day = int(text[5:7]), int(text[8:])
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
 def tygem_handicap(count: int, size: int) -> list[Point]:
     """Tygem's (and WBaduk's) fixed handicap points on a square board, as (column, row from the
     top), or [] if none: the corner order differs from the Japanese one (a third stone goes top

@@ -91,7 +91,9 @@ def test_impossible_komi_in_ko_is_not_taken_for_a_komi(value: bytes) -> None:
     assert messages(report, "SGF026") == [
         f"KO[{value.decode()}] in the game information is no komi a game can have; ignored"]
     (game,) = report.games
-    assert game.context is not None and game.context.komi == 6.5
+    # No KM either, and no RE to tell it: the komi is unknown, never a preset's 6.5.
+    assert game.context is not None and game.context.komi == 0.0
+    assert not game.context.komi_known
     json_text(file_report_dict(report))  # strict JSON: no NaN or Infinity
 
 

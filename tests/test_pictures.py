@@ -134,7 +134,7 @@ def test_marks_agree_with_the_count(fixture: str) -> None:
     for game in report.games:
         if game.position is None:
             continue
-        for score in game.scores:
+        for score in game.asked_scores:
             counted = counted_points(game.position, score.ruleset)
             for colour, side in score.sides():
                 mine = sum(1 for c in counted.territory.values() if c is colour)

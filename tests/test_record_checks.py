@@ -47,9 +47,9 @@ def test_white_on_a_star_point_shows_the_handicap_stones_were_not_there() -> Non
     assert g.game.handicap_placement is HandicapPlacement.UNKNOWN
     assert found(g, "SGF017") == [(
         1, "warning", "HA[2]: move 1 (White Q16) lands on Q16, where a handicap stone was "
-                      "assumed; so the stones did not stand on the standard points, and where they "
-                      "stood is unknown: the game is replayed as recorded, without handicap stones "
-                      "(White moves first)")]
+                      "assumed; so the stones did not stand on the points Fox's convention gives "
+                      "them, and where they stood is unknown: the game is replayed as recorded, "
+                      "without handicap stones (White moves first)")]
     # W Q16, B D4, W Q4, B D16, W R10: the five moves and nothing else.
     assert stones(g) == (2, 3)
     assert g.verdict.value == "warnings"
@@ -331,8 +331,11 @@ def test_the_answer_comes_first_with_the_reading_that_decided() -> None:
         "cannot be 0; komi 6.5 (japanese) assumed (RES002); on sgfcheck's estimate of the dead "
         "stones, least confidence 0.75")
     said = " ".join(" ".join(lines).split())
-    assert ("the rows count the record's own reading (japanese, komi 0); the answer was reached "
-            "under japanese with komi 6.5") in said
+    assert ("the first row counts the record's own reading (japanese, komi 0); the answer was "
+            "reached under japanese with komi 6.5, the last row") in said
+    # The count the answer names is a row of the table: the row of its reading, added last.
+    row = next(n for n, line in enumerate(lines) if line.startswith("japanese, komi 6.5 "))
+    assert lines[row].split()[:5] == ["japanese,", "komi", "6.5", "B", "W+15.5"]
 
 
 def test_the_answer_spells_out_fox_komi_and_margin_in_zi() -> None:

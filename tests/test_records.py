@@ -106,10 +106,13 @@ def test_komi_normalisation(km: str, ap: str, expected: float) -> None:
         assert note.message.startswith(f"KM[{km}] -> {expected:g}")
 
 
-def test_empty_komi_falls_back_with_a_warning() -> None:
+def test_empty_komi_is_no_komi_with_a_warning() -> None:
+    # KM[] says no komi: as a record without KM, never the preset's 7.5 in silence.
     g = game_of(b"(;GM[1]SZ[19]KM[]RU[Chinese];B[pd])")
     assert codes(g, "SGF015") == [("SGF015", None, None)]
-    assert g.context is not None and g.context.komi == 7.5
+    assert g.context is not None and (g.context.komi, g.context.komi_known) == (0.0, False)
+    g = game_of(b"(;GM[1]SZ[19]KM[]RU[Chinese]RE[B+3];B[pd])")
+    assert g.context is not None and (g.context.komi, g.context.komi_origin) == (0.0, "convention")
 
 
 def test_handicap_in_second_node_fox() -> None:

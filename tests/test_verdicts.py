@@ -22,6 +22,8 @@ runner = CliRunner()
 
 
 def scored(path: Path, **options: object) -> GameScore:
+    # The estimate's own verdicts: KataGo, where installed, is not asked (--engine none).
+    options.setdefault("engine", "none")
     (game,) = score_file(path, Settings(**options)).games  # type: ignore[arg-type]
     assert game.result_check is not None
     return game
@@ -141,12 +143,17 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
             "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
     assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
     # With a komi of -9.5 the same position is worth W+0.5, its band W+2.5 .. B+1.5: either
-    # colour may win it. RE[W+0.5] lies in it (at most 4 points wide): a match. RE[B+8.5] has a
-    # winner the band allows but lies 7 points beyond it: nothing in the position gives it,
-    # a mismatch (it is not the case above: the band does not confirm the winner).
+    # colour may win it. RE[W+0.5] lies in it, but the band does not decide the winner: not a
+    # match (it was one while a band at most 4 points wide was taken to decide), unverifiable,
+    # naming the open point that decides it. RE[B+8.5] has a winner the band allows but lies
+    # 7 points beyond it: nothing in the position gives it, a mismatch (it is not the case
+    # above: the band does not confirm the winner).
     close = open_boundary.replace(b"KM[6.5]", b"KM[-9.5]")
     rc = checked_as(tmp_path, close, b"W+0.5")
-    assert (rc.status, rc.reproduced) == ("match", "band")
+    assert (rc.status, rc.reproduced) == ("unverifiable", None)
+    assert rc.reason.startswith(
+        "RE[W+0.5] lies in the count's band but the band does not decide it (japanese with komi "
+        "-9.5: W+2.5 .. B+1.5: open at C5;")
     rc = checked_as(tmp_path, close, b"B+8.5")
     assert rc.status == "mismatch"
     assert rc.reason == (
@@ -289,8 +296,8 @@ def test_a_winner_alone_is_not_confirmed_on_either_side_when_the_komi_decides_it
     ("W+0.0", "unverifiable"),   # the count (W+6.5, komi alone) must not confirm the winner
     ("B+0.0", "unverifiable"),   # nor call the other winner a mismatch
     ("B+10.5", "unverifiable"),
-    ("W+6.5", "match"),          # the count as it stands gives this margin exactly
-])
+    ("W+6.5", "unverifiable"),   # the count as it stands gives this margin (komi alone),
+])                               # but in a band either colour may win: it confirms nothing
 def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
         tmp_path: Path, result: str, status: str) -> None:
     path = tmp_path / "g.sgf"

@@ -23,7 +23,7 @@ from sgfmill import sgf_grammar
 
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.findings import Finding
-from sgfcheck.output.scores import basis_text
+from sgfcheck.output.scores import basis_text, row_names
 from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
@@ -101,8 +101,8 @@ def _verdict_lines(game: GameScore) -> list[str]:
         dead = game.dead.names(game.position.board)
         out.append(f"Scored at {at}; dead stones ({game.dead.source.value}): "
                    + (", ".join(dead) if dead else "none"))
-        for score in game.scores:
-            out.append(f"  {score.ruleset.name}: {score.result_text} ({score.method.value}; "
+        for score, name in zip(game.scores, row_names(game), strict=True):
+            out.append(f"  {name}: {score.result_text} ({score.method.value}; "
                        f"Black {score.black.total:g}, White {score.white.total:g})")
         if game.explanations:
             out.append("Why the rows differ:")

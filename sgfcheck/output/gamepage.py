@@ -114,7 +114,7 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     if scored.position is not None and scored.dead is not None and not scored.error:
         position = scored.position
         counts = {}
-        for score in scored.scores:
+        for score in scored.asked_scores:
             counted = counted_points(position, score.ruleset)
             counts[score.ruleset.name] = {
                 "territory": [[p, int(c)] for p, c in sorted(counted.territory.items())],

@@ -174,7 +174,7 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
         return out
     out += score_summary_html(game)
     out.append('<div class="boards">')
-    for score in game.scores:
+    for score in game.asked_scores:
         picture = scored_picture(game, score)
         out.append(f'<figure class="board" data-ruleset="{esc(score.ruleset.name)}">'
                    f"{render_svg(picture, style=False)}"

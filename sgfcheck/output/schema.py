@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.2"
+SCHEMA_VERSION = "2.3"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -169,7 +169,8 @@ def file_report_dict(report: FileReport) -> JSON:
 
 def dead_stones_dict(dead: DeadStones, board: Board) -> JSON:
     out: JSON = {"points": dead.names(board), "source": dead.source.value, "notes": dead.notes}
-    if dead.judgement is not None:
+    if dead.judgement is not None and dead.judgement.settings:
+        # The estimate's playouts (an engine's judgement has none: its notes say what it did).
         j = dead.judgement
         out["estimate"] = {
             "playouts": j.playouts, "seed": j.seed, **j.settings,
@@ -222,14 +223,17 @@ def score_dict(score: Score, band: Band | None = None, board: Board | None = Non
     }
 
 
-def result_check_dict(check: ResultCheck, board: Board | None = None) -> JSON:
+def result_check_dict(check: ResultCheck, board: Board | None = None,
+                      row: int | None = None) -> JSON:
+    """A result check; ``row``: the index in ``scores`` of the row the verdict rests on."""
     return {"status": check.status.value, "reason": check.reason, "computed": check.computed,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,
             "least_confidence": check.least_confidence, "reading": check.reading,
             "reproduced": check.reproduced, "band": band_dict(check.band, board),
             "assumptions": [{"code": a.code.code, "message": a.message}
-                            for a in check.assumptions]}
+                            for a in check.assumptions],
+            "row": row}
 
 
 def _seki_dict(position: Position) -> JSON:
@@ -287,8 +291,9 @@ def game_score_dict(game: GameScore, encoding: str | None, guessed: bool,
     bands = game.bands or [None] * len(game.scores)
     out["scores"] = [score_dict(s, b, board) for s, b in zip(game.scores, bands, strict=True)]
     out["explanations"] = game.explanations
-    out["result_check"] = (result_check_dict(game.result_check, board) if game.result_check
-                           else None)
+    out["result_check"] = (result_check_dict(game.result_check, board, game.reading_row
+                                             if game.scores else None)
+                           if game.result_check else None)
     if game.error:
         out["score_error"] = game.error
     return out

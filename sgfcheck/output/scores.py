@@ -36,13 +36,22 @@ SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excl
 _SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
 
 
+def row_names(game: GameScore) -> list[str]:
+    """Each row's name in a table: its ruleset's, or for the row added for the verdict's
+    reading, what sets it apart (``japanese, komi 6.5``, ``japanese, marks``)."""
+    names = [s.ruleset.name for s in game.scores]
+    if game.added_reading is not None:
+        names[-1] = game.added_reading
+    return names
+
+
 def score_rows(game: GameScore) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
-    for score in game.scores:
+    for score, name in zip(game.scores, row_names(game), strict=True):
         for colour, side in score.sides():
             first = colour is BLACK
             rows.append([
-                score.ruleset.name if first else "",
+                name if first else "",
                 score.method.value if first else "",
                 colour.letter,
                 side.empty,
@@ -130,18 +139,17 @@ def render_score_text(report: FileScore, markdown: bool = False,
         if any(b is not None for b in game.bands):
             out.append(f"{item}bands (the count with every settled decision; least .. greatest "
                        "over the open points and unsettled chains):")
-            for score, band in zip(game.scores, game.bands, strict=True):
+            for name, band in zip(row_names(game), game.bands, strict=True):
                 if band is not None:
                     shown = ("nothing open" if band.low == band.high else
                              f"band {band_text(band, board.name)}")
-                    out.append(f"{sub}{score.ruleset.name}: {margin_text(band.settled)} "
-                               f"({shown})")
+                    out.append(f"{sub}{name}: {margin_text(band.settled)} ({shown})")
         rc = game.result_check
         own = game.scores[0].ruleset
-        if rc is not None and rc.reading and rc.reading != f"{own.name} with komi {own.komi:g}" \
-                and rc.status is not CheckStatus.NOT_SCORED:
-            out.append(f"{item}the rows count the record's own reading ({own.name}, komi "
-                       f"{own.komi:g}); the answer was reached under {rc.reading}")
+        if rc is not None and game.added_reading is not None:
+            out.append(f"{item}the first row counts the record's own reading ({own.name}, komi "
+                       f"{own.komi:g}); the answer was reached under {rc.reading}, the last "
+                       "row")
         if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
                for _, s in sc.sides()):
             out += [f"{item}{_SUBTRACTED}", ""] if markdown else [_SUBTRACTED]
@@ -207,12 +215,21 @@ def answer_line(game: GameScore) -> str:
             own = game.scores[0]
             parts.append(f"the count gives {own.result_text} under {own.ruleset.name} with "
                          f"komi {own.ruleset.komi:g}")
+            parts += _loser_ahead(game)
         return "; ".join(parts)
     parts = [f"answer: {recorded} {rc.status.value.upper()}"]
     if rc.status in (CheckStatus.MATCH, CheckStatus.MISMATCH) and rc.computed:
-        counted = f"counted {rc.computed} under {rc.reading}"
-        if rc.band is not None and rc.band.low != rc.band.high and game.position is not None:
-            counted += f" (band {band_text(rc.band, game.position.board.name)})"
+        # The count named is the table's row of the verdict's reading, as the row shows it.
+        row = game.scores[game.reading_row]
+        counted = f"counted {row.result_text} under {rc.reading}"
+        band = rc.band
+        if band is not None and game.position is not None:
+            settled = margin_text(band.settled).replace("jigo", "jigo (draw)")
+            counted += " as it stands" if settled != row.result_text else ""
+            if settled != row.result_text:
+                counted += f", {settled} with the points the judgement settles"
+            if band.low != band.high:
+                counted += f" (band {band_text(band, game.position.board.name)})"
         if rc.reproduced == "winner":
             counted += " (the winner; not the margin)"
         parts.append(counted)
@@ -233,6 +250,18 @@ def answer_line(game: GameScore) -> str:
             on += f", least confidence {rc.least_confidence:g}"
         parts.append(f"on {on}")
     return "; ".join(parts)
+
+
+def _loser_ahead(game: GameScore) -> list[str]:
+    """Where the player RE says resigned (or lost on time) made the last play (``RES007``) and
+    leads on the count: said in the answer, not only among the findings."""
+    last = next((f for f in game.check.findings if f.code is F.RES_LAST_MOVE), None)
+    own = game.scores[0]
+    if last is None or last.colour is None or own.winner is not last.colour:
+        return []
+    return [f"but {last.colour.word}, who RE says lost, made the last play (move {last.move}) and "
+            f"leads on that count by {abs(own.margin):g} points: RE may have its winner the wrong "
+            f"way round ({F.RES_LAST_MOVE.code})"]
 
 
 def basis_text(rc: ResultCheck, source: Source | None = None) -> str:

@@ -8,8 +8,12 @@ nothing else reads ``RU`` or ``KM`` again or decides a komi of its own.
 Origins are an enum (:class:`Origin`): the user's option, the record, a server convention, or a
 default. The rules: ``--rules`` (when not ``auto``), else the record's ``RU`` mapped to a preset,
 else :data:`DEFAULT_RULES` (an unknown ``RU`` is a warning). The komi: ``--komi``, else the komi
-the rule string sets (``japanese:komi=0.5``), else ``KM``, else 0.5 in a handicap game, else the
-ruleset's own.
+the rule string sets (``japanese:komi=0.5``), else ``KM``. A record without ``KM`` is never given
+a ruleset's usual komi in silence (:func:`komi_without_km`): where the rules it names fix the komi
+(Ing's 8), that komi; where RE is in whole points (or a draw), komi 0, a reading of the record
+(games before komi existed had none; a half-point komi cannot give a whole-point result), said as
+such; otherwise the komi is unknown: counted without it, and the result check says what komi RE
+would need.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.records.record import GameRecord
+from sgfcheck.records.results import ResultKind, parse_result
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import explicit_parameters, parse_rules_string, rules_from_ru
@@ -29,8 +34,6 @@ from sgfcheck.strenum import StrEnum
 DEFAULT_RULES = "japanese"
 """Used when RU is missing or unknown and the user chose no ruleset."""
 
-HANDICAP_KOMI = 0.5
-"""The komi of a handicap game whose record has no ``KM``."""
 
 
 class Origin(StrEnum):
@@ -45,8 +48,8 @@ class Origin(StrEnum):
     DEFAULT = "default"
     """Nothing said it: a default."""
     UNKNOWN = "unknown"
-    """The record says it, with a value no game can have (``KM[1e308]``): unknown, and the
-    counts are made without it."""
+    """The record gives no komi a game can have (``KM[1e308]``), or none at all and nothing
+    that tells it: unknown, and the counts are made without it."""
 
 
 @dataclass(frozen=True)
@@ -125,15 +128,44 @@ def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Fin
         changes["komi"] = 0.0
         komi_origin = Origin.UNKNOWN
         komi_detail = f"KM[{game.komi_raw}] is no komi a game can have; counted without komi"
-    elif game.handicap >= 2:
-        changes["komi"] = HANDICAP_KOMI
-        komi_origin = Origin.DEFAULT
-        komi_detail = f"handicap game without KM: {HANDICAP_KOMI:g}"
     else:
-        komi_origin, komi_detail = Origin.DEFAULT, "ruleset default"
+        komi, komi_origin, komi_detail = komi_without_km(game, ruleset)
+        changes["komi"] = komi
     if changes:
         ruleset = replace(ruleset, **changes)
         if settings.ko is not None or settings.suicide is not None:
             detail += " with " + ", ".join(
                 f"{k}={v.value}" for k, v in changes.items() if k in ("ko", "suicide"))
     return GameContext(ruleset, origin, detail, komi_origin, komi_detail, game.handicap), found
+
+
+def komi_without_km(game: GameRecord, ruleset: Ruleset) -> tuple[float, Origin, str]:
+    """The komi of a record without ``KM`` (or with an empty one), where it came from, and why.
+
+    - The rules in force fix the komi of an even game (``komi_fixed``: Ing's 8, Black winning
+      ties): that komi, from the rules.
+    - RE is a score in whole points, or a draw: komi 0. A half-point komi cannot give a whole
+      point result; among whole-point komi, 0 is what a record without ``KM`` most often means
+      (professional games before komi existed, 1844-1941 in the corpus measured, and teaching
+      games). A reading, not the record's word: a verdict resting on it says so, and a
+      disagreement under it is never called a mismatch.
+    - Otherwise (a half-point RE, a winner alone, a resignation, no RE): the komi is unknown.
+      The counts are made without komi and the result check says what komi RE would need; no
+      ruleset's usual komi is put in the record's mouth.
+    """
+    if ruleset.komi_fixed and game.handicap < 2:
+        return (ruleset.komi, Origin.RECORD,
+                f"no KM; the {ruleset.name} rules fix the komi at {ruleset.komi:g}")
+    result = parse_result(game.result_raw)
+    whole = (result.kind is ResultKind.DRAW or (
+        result.kind is ResultKind.SCORE and result.margin is not None
+        and float(result.margin).is_integer()))
+    if whole:
+        said = "a draw" if result.kind is ResultKind.DRAW else "a margin in whole points"
+        return (0.0, Origin.CONVENTION,
+                f"no KM; RE[{result.raw}] is {said}, so komi 0 is read (games before komi "
+                "existed had none)")
+    if result.kind is ResultKind.UNKNOWN:
+        return 0.0, Origin.UNKNOWN, "no KM; counted without komi"
+    return (0.0, Origin.UNKNOWN,
+            f"no KM, and RE[{result.raw}] does not tell it; counted without komi")

@@ -24,7 +24,14 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
-from sgfcheck.points import SGF_COORD, Point, expand_point_list, point_name, standard_handicap
+from sgfcheck.points import (
+    SGF_COORD,
+    Point,
+    expand_point_list,
+    fox_handicap,
+    point_name,
+    standard_handicap,
+)
 from sgfcheck.records.encoding import DecodedText, decode_sgf_bytes
 from sgfcheck.records.formats import FORMAT_NAMES, RecordFormat, convert, declared_encoding, detect
 from sgfcheck.records.reading import read_path
@@ -93,8 +100,13 @@ class HandicapPlacement(StrEnum):
     ASSUMED = "assumed"
     """Not in the record (HA without stones, White moving first): assumed on the standard
     points, unless the moves contradict it (then :attr:`UNKNOWN`)."""
+    CONVENTION = "convention"
+    """Not in the record, placed where the record's source put them: a Fox record with ``HA``
+    and no stones, read as KataGo's SGF reader reads it (:func:`fox_placement`). A count rests
+    on it and says so; a move the stones would make illegal refutes it (then
+    :attr:`UNKNOWN`)."""
     UNKNOWN = "unknown"
-    """Not in the record, and the standard points contradicted by the moves: the game is
+    """Not in the record, and the points assumed contradicted by the moves: the game is
     replayed without the stones."""
 
 
@@ -350,7 +362,7 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
     re_ = prop("RE")
     if re_ is not None:
         game.result_raw = _text(re_)
-    game.server = server_of(ap, frozenset(root))
+    game.server = server_of(ap, frozenset(root), game.info.get("PC"))
     _read_komi(game, prop("KM"))
     _read_handicap(game, prop("HA"), tree)
     ko = prop("KO")
@@ -385,7 +397,8 @@ def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
     raw = _text(values)
     game.komi_raw = raw
     if not raw:
-        game.findings.append(Finding(F.SGF_BAD_KOMI, "KM[] is empty; the ruleset's komi is used"))
+        game.findings.append(Finding(F.SGF_BAD_KOMI, "KM[] is empty: read as a record without "
+                                                      "KM"))
         return
     try:
         komi = float(raw.replace(",", "."))
@@ -482,6 +495,20 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
                                      severity=Severity.INFO))
                 stones = ha
                 game.handicap_placement = HandicapPlacement.PLAYED
+            elif fox_placement(tree, ha):
+                date = tree.sequence[0].get("DT")
+                game.assumed_handicap = fox_handicap(ha, _text(date) if date else None)
+                stones = ha
+                game.handicap_placement = HandicapPlacement.CONVENTION
+                names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+                found.append(Finding(F.SGF_HANDICAP,
+                                     f"HA[{ha}] but no handicap stones are placed, White moves "
+                                     f"first, and the record is Fox's: the {ha} stones are "
+                                     f"placed at {names}, as KataGo's SGF reader places the "
+                                     "stones Fox records leave out (cpp/dataio/sgf.cpp, since "
+                                     "2025-01-04), unless the moves contradict it",
+                                     severity=Severity.INFO,
+                                     extra={"assumption": "handicap placement"}))
             elif first[:1] == "W" and standard_handicap(ha, game.width, game.height):
                 game.assumed_handicap = standard_handicap(ha, game.width, game.height)
                 stones = ha
@@ -509,6 +536,25 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
     if stones and game.handicap_placement is HandicapPlacement.NONE:
         game.handicap_placement = HandicapPlacement.RECORDED
     game.handicap = stones
+
+
+def fox_placement(tree: sgf_grammar.Coarse_game_tree, ha: int) -> bool:
+    """Whether a record is one whose missing handicap stones KataGo's SGF reader places
+    (cpp/dataio/sgf.cpp, "missing handicap placements in fox", lightvector/KataGo c7f6998a):
+    an ``AP`` value ``foxwq``, or ``GNU Go:3.8`` with an empty ``GN`` (older Fox records);
+    ``SZ[19]``; no stone placed and no move in the root; the second node White's move; ``HA``
+    from 2 to 9."""
+    sequence = tree.sequence
+    if len(sequence) < 2 or not 2 <= ha <= 9:
+        return False
+    root, second = sequence[0], sequence[1]
+    ap = {_simple_text(v) for v in root.get("AP", [])}
+    gn = root.get("GN")
+    fox = "foxwq" in ap or ("GNU Go:3.8" in ap and gn is not None and _text(gn) == "")
+    size = root.get("SZ")
+    return (fox and size is not None and _text(size) == "19"
+            and not any(k in root for k in ("AB", "AW", "AE", "B", "W"))
+            and "W" in second and "B" not in second)
 
 
 def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:

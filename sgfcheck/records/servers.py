@@ -7,6 +7,9 @@ Only what the evidence shows is named; everything else is :attr:`Server.UNKNOWN`
   only Fox writes beside it (Fox's professional archives carry both forms). Fox
   writes komi x100 (``KM[650]``, ``KM[375]`` in zi), often ``KM[0]`` for games played with komi,
   and ``RU[Japanese]`` on games played under Chinese rules.
+- OGS (online-go.com): ``PC[OGS: https://online-go.com/game/N]``, as its SGF export writes the
+  place; its scorer counted every empty region bordered by one colour before 2024-06-08
+  (:mod:`sgfcheck.scoring.servercount`).
 """
 
 from __future__ import annotations
@@ -16,12 +19,17 @@ from sgfcheck.strenum import StrEnum
 
 class Server(StrEnum):
     FOX = "fox"
+    OGS = "ogs"
     UNKNOWN = "unknown"
 
 
-def server_of(ap: list[str], root_properties: set[str] | frozenset[str]) -> Server:
-    """The server that wrote a record, from its ``AP`` values (every one, as written) and the
-    identifiers of its root node."""
+def server_of(ap: list[str], root_properties: set[str] | frozenset[str],
+              place: str | None = None) -> Server:
+    """The server that wrote a record, from its ``AP`` values (every one, as written), the
+    identifiers of its root node and its place (``PC``)."""
+    if place is not None and ("online-go.com" in place.lower()
+                              or place.lower().startswith("ogs:")):
+        return Server.OGS
     names = [a.lower() for a in ap]
     if any("foxwq" in a for a in names):
         return Server.FOX

@@ -127,7 +127,7 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
     findings.extend(rule_findings)
     main = game.main_line()
     rep = replay(game, main, context.ruleset)
-    if game.handicap_placement is HandicapPlacement.ASSUMED:
+    if game.handicap_placement in (HandicapPlacement.ASSUMED, HandicapPlacement.CONVENTION):
         contradicted = _contradicted(game, rep, context.ruleset)
         if contradicted is not None:
             # The finding that the stones were assumed gives way to the one saying why not.
@@ -218,17 +218,18 @@ def _loser_moved_last(result: Result, line: Line) -> list[Finding]:
 
 
 def _contradicted(game: GameRecord, assumed: Replay, ruleset: Ruleset) -> Finding | None:
-    """Whether the moves contradict the handicap stones sgfcheck assumed on the standard points:
+    """Whether the moves contradict the handicap stones sgfcheck assumed (on the standard points,
+    or where the record's source puts them):
     a move illegal with them that is not illegal without them is evidence against the
     assumption, not an illegal move. Then the placement is unknown (the record is replayed as it
     plays, without the stones) and the finding says why; else None."""
     game.assumed_handicap, kept = [], game.assumed_handicap
-    game.handicap_placement = HandicapPlacement.UNKNOWN
+    placed, game.handicap_placement = game.handicap_placement, HandicapPlacement.UNKNOWN
     plain = replay(game, game.main_line(), ruleset)
     found = {(f.code, f.move) for f in plain.illegal}
     against = [f for f in assumed.illegal if (f.code, f.move) not in found]
     if not against:
-        game.assumed_handicap, game.handicap_placement = kept, HandicapPlacement.ASSUMED
+        game.assumed_handicap, game.handicap_placement = kept, placed
         return None
     first = against[0]
     names = {point_name(p, game.height) for p in kept}
@@ -239,7 +240,9 @@ def _contradicted(game: GameRecord, assumed: Replay, ruleset: Ruleset) -> Findin
     who = first.colour.word if first.colour else ""
     return Finding(F.SGF_HANDICAP,
                    f"HA[{game.handicap}]: move {first.move} ({who} {first.point}) {what}; so the "
-                   "stones did not stand on the standard points, "
+                   "stones did not stand on the "
+                   + ("standard points" if placed is HandicapPlacement.ASSUMED
+                      else "points Fox's convention gives them") + ", "
                    "and where they stood is unknown: the game is replayed as recorded, without "
                    "handicap stones (White moves first)", move=first.move)
 

@@ -59,7 +59,7 @@ BGA = Ruleset(
 ING = Ruleset(
     "ing", ko=KoRule.POSITIONAL, suicide=SuicideRule.MULTI_STONE, scoring=Scoring.AREA, komi=8.0,
     handicap_bonus=HandicapBonus.ZERO, pass_stones=False, white_passes_last=False, tax=Tax.NONE,
-    black_wins_ties=True,
+    black_wins_ties=True, komi_fixed=True,
     source="Ing SST laws 1991 / GOE 1996: multi-stone suicide legal, single-stone not; area "
     "(fill-in) counting; komi 8 with Black winning ties; no handicap compensation in the "
     "official texts. Ing's fighting/disturbing ko rule is approximated by PSK, as KataGo does.",

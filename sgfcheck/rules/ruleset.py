@@ -100,6 +100,10 @@ class Ruleset:
     """Whether bent four in the corner is dead as it stands, without a ko fight (the Japanese
     1989 rules' precedent: the attacker may start the ko when he likes, the defender never).
     Elsewhere it must be played out, and a position left so counts as the seki it looks like."""
+    komi_fixed: bool = False
+    """Whether the rules themselves fix the komi of an even game (Ing: 8, Black winning ties),
+    so that a record without ``KM`` is read with it. Elsewhere the komi is the organiser's
+    choice, and a record without ``KM`` does not say it."""
     source: str = ""
 
     @property

@@ -16,9 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
+from sgfcheck.colour import Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.points import point_name
+from sgfcheck.records.context import GameContext, Origin
 from sgfcheck.records.record import (
     GameRecord,
     HandicapPlacement,
@@ -39,7 +41,14 @@ from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.band import Band, PointOwners, band_of, point_owners, union
-from sgfcheck.scoring.conventions import Counting, Reading, marked_readings, readings
+from sgfcheck.scoring.conventions import (
+    Counting,
+    Reading,
+    marked_readings,
+    ogs_countings,
+    readings,
+    server_readings,
+)
 from sgfcheck.scoring.count import Score, count
 from sgfcheck.scoring.explain import explain, marks_against_referee
 from sgfcheck.scoring.life import ChainStatus, chain_statuses
@@ -52,6 +61,7 @@ from sgfcheck.scoring.result_check import (
     basis_of,
     check_result,
 )
+from sgfcheck.scoring.servercount import ogs_territory
 from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.settings import Settings
 
@@ -109,11 +119,19 @@ class GameScore:
     (empty when the own reading as judged gave the result at once)."""
     doubts: list[Finding] = field(default_factory=list)
     """What the count assumes about the record itself (``RES008``)."""
+    conventions: list[Finding] = field(default_factory=list)
+    """What the count reads from the record's source's conventions, cited (``RES010``)."""
     komi_unknown: str | None = None
     """Why the record's komi is unknown (the counts are made without komi), if it is."""
     final: bool = False
     """The scored position is the end of a game that ended by two passes."""
     scored_move: int = 0
+    reading_row: int = 0
+    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
+    reading none of the asked rows counts: a komi or a counting a convention reads)."""
+    added_reading: str | None = None
+    """The short name of the row added for the verdict's reading (the last row), if one was:
+    ``japanese, komi 6.5``, ``japanese, OGS``."""
     error: str | None = None
 
     @property
@@ -128,21 +146,25 @@ class GameScore:
     def verdict(self) -> Verdict:
         return verdict_of(self.check.game.playable, self.findings)
 
+    @property
+    def asked_scores(self) -> list[Score]:
+        """The rows asked for (the game's own ruleset first), without the row added for the
+        verdict's reading: what pictures and pages draw, one board a ruleset."""
+        return self.scores[:-1] if self.added_reading is not None else self.scores
 
-def _rows(own: Ruleset, settings: Settings, komi: float | None) -> list[Ruleset]:
+
+def _rows(own: Ruleset, settings: Settings, komi: float) -> list[Ruleset]:
     return list(_row_rulesets(own, settings.compare or DEFAULT_ROWS, komi))
 
 
 @lru_cache(maxsize=256)
-def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float | None
-                  ) -> tuple[Ruleset, ...]:
-    """The game's own ruleset, then each named one (with the game's komi) not already there;
-    the same few combinations recur across an archive, so they are worked out once."""
+def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float) -> tuple[Ruleset, ...]:
+    """The game's own ruleset, then each named one not already there, every one with the komi
+    of the game's context (never a preset's own: one page, one komi); the same few
+    combinations recur across an archive, so they are worked out once."""
     rows = [own]
     for name in names:
-        ruleset = parse_rules_string(name)
-        if komi is not None:
-            ruleset = replace(ruleset, komi=komi)
+        ruleset = replace(parse_rules_string(name), komi=komi)
         if all(r.to_string() != ruleset.to_string() for r in rows):
             rows.append(ruleset)
     return tuple(rows)
@@ -162,10 +184,7 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     out.dead = dead
     position = analyse(rep.board, dead.points)
     out.position = position
-    komi = settings.komi if settings.komi is not None else game.komi
-    if komi is None and not context.komi_known:
-        komi = 0.0  # the rows are counted without komi too
-    for ruleset in _rows(own, settings, komi):
+    for ruleset in _rows(own, settings, context.komi):
         out.scores.append(count(position, rep, ruleset, game.handicap))
     base = out.scores[0]
     for other in out.scores[1:]:
@@ -174,21 +193,63 @@ def score_game(report: GameReport, settings: Settings) -> GameScore:
     out.bands = row_bands(out, rep)
     out.readings_fixed = settings.user_rules or settings.move is not None
     out.readings = readings(game, context, report.result, fixed=out.readings_fixed)
-    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base)
-    out.doubts = record_doubts(game)
-    out.komi_unknown = (None if context.komi_known or settings.komi is not None
-                        else f"KM[{game.komi_raw}] is no komi a game can have")
+    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base, out.bands[0])
+    out.doubts = record_doubts(game, context)
+    out.conventions = record_conventions(game)
+    out.komi_unknown = (None if context.komi_known
+                        else context.komi_detail.removesuffix("; counted without komi"))
     quick = check_result(report.result, [own_as_judged], dead, out.final,
                          open_share(position, dead.ownership),
-                         doubts=out.doubts, komi_unknown=out.komi_unknown)
+                         doubts=out.doubts, rests_on=out.conventions,
+                         komi_unknown=out.komi_unknown)
     exact = quick.reproduced == "margin"
     settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
                or (out.readings[0].possible and quick.status is CheckStatus.MATCH and exact))
     # Not a score, no dead-stone information in an unfinished game, or the record's own reading
     # as judged gives the margin exactly: other readings and ways would not change the verdict.
     # (A winner alone is confirmed only when every reading and way gives it: always weighed.)
-    out.result_check = quick if settled else weigh(out, rep, report.result)
+    if settled:
+        out.result_check = quick
+    else:
+        out.result_check, out.outcomes = _weighed(out, rep, report.result)
+    _add_reading_row(out)
     return out
+
+
+def row_label(score: Score) -> str:
+    """A row's reading as a result check names it (``japanese with komi 6.5``)."""
+    return f"{score.ruleset.name} with komi {score.ruleset.komi:g}"
+
+
+def _add_reading_row(game: GameScore) -> None:
+    """Point ``reading_row`` at the row the verdict rests on, adding the row of its reading
+    (its count as judged, its band over the settled ways) when none of the rows counts it: the
+    answer always names a count the table shows."""
+    rc = game.result_check
+    if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.reading is None:
+        return
+    labels = [row_label(s) for s in game.scores]
+    if rc.reading in labels:
+        game.reading_row = labels.index(rc.reading)
+        return
+    mine = [o for o in game.outcomes if o.reading.label == rc.reading and o.settled]
+    if not mine:  # the komi is unknown: the rows are counted without it, the own row first
+        return
+    bands = [o.band for o in mine]
+    game.scores.append(mine[0].score)
+    game.bands.append(None if any(b is None for b in bands) else union(
+        [b for b in bands if b is not None], way_chains(o.way for o in mine[1:])))
+    reading, own = mine[0].reading, game.scores[0].ruleset
+    name = [reading.ruleset.name]
+    if reading.ruleset.komi != own.komi:
+        name.append(f"komi {reading.ruleset.komi:g}")
+    if reading.counting.server:
+        name.append(_SHORT[reading.counting])
+    game.added_reading = ", ".join(name)
+    game.reading_row = len(game.scores) - 1
+
+
+_SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
 
 
 def _unsettled_ways(game: GameScore, rep: Replay) -> list[tuple[str, Position]]:
@@ -222,8 +283,14 @@ def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
 
 def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     """The full result check of a scored game: every reading, every way its doubtful chains
-    may go (kept in ``game.outcomes``). ``result`` may differ from the record's (a benchmark
-    checks falsified results on the same position)."""
+    may go. ``result`` may differ from the record's (a benchmark checks falsified results on
+    the same position). Nothing of ``game`` is changed but its cache of the ways' positions."""
+    return _weighed(game, rep, result)[0]
+
+
+def _weighed(game: GameScore, rep: Replay, result: Result
+             ) -> tuple[ResultCheck, list[Outcome]]:
+    """The full result check and the counts it weighed (each reading, each way)."""
     assert game.dead is not None and game.position is not None and game.scores
     dead, position = game.dead, game.position
     # The ways the unsettled chains may go (the settled band), then those that also turn the
@@ -235,30 +302,84 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     ways = [(AS_JUDGED, position, True)] + [(how, where, True) for how, where in unsettled] + [
         (how, analyse(rep.board, stones), False) for how, stones in weak]
     handicap = game.check.game.handicap
-    if (dead.territory is not None and not game.readings_fixed
-            and all(r.counting is not Counting.MARKED for r in game.readings)):
-        # Where the record's territory marks part from the referee's count, they are read too.
-        parting = marks_against_referee(position, game.scores[0].ruleset, dead.territory)
-        if parting is not None:
-            game.readings += marked_readings(game.readings, parting)
+    readings = list(game.readings)
+    if not game.readings_fixed:
+        readings += _server_readings(game, readings)
     banded = not basis_of(dead, game.final).firm
     ownership = dead.ownership
     outcomes = []
-    for reading in game.readings:
-        marked = dead.territory if reading.counting is Counting.MARKED else None
+    for reading in readings:
         for how, where, settled in ways:
             score = game.scores[0] if reading.own and how == AS_JUDGED else count(
-                where, rep, reading.ruleset, handicap, marked)
+                where, rep, reading.ruleset, handicap, _server_territory(reading, where, dead),
+                _COUNTED_AS.get(reading.counting, ""))
             band = band_of(score, where, ownership, game.final) if banded else None
             outcomes.append(Outcome(reading, how, score, band, settled))
-    game.outcomes = outcomes
-    return check_result(result, outcomes, dead, game.final, open_share(position, dead.ownership),
-                        doubts=game.doubts, komi_unknown=game.komi_unknown,
-                        name=rep.board.name)
+    return check_result(result, outcomes, dead, game.final, open_share(position, ownership),
+                        doubts=game.doubts, rests_on=game.conventions,
+                        komi_unknown=game.komi_unknown, name=rep.board.name), outcomes
 
 
-def record_doubts(game: GameRecord) -> list[Finding]:
-    """What a count of the game assumes about the record itself (``RES008``)."""
+_COUNTED_AS = {
+    Counting.MARKED: "territory as the record marks it (TB/TW), counted as it stands",
+    Counting.OGS: "territory as OGS counted it before 2024-06-08: every empty region bordered "
+                  "by one colour, no point to fill",
+    Counting.OGS_STRICT: "territory as OGS counted it before 2024-06-08 in strict seki mode",
+}
+
+
+def _server_territory(reading: Reading, where: Position, dead: DeadStones
+                      ) -> dict[Colour, set[int]] | None:
+    """The territory a server's count gives each colour under ``reading`` (None: the
+    referee's)."""
+    if reading.counting is Counting.MARKED:
+        return dead.territory
+    if reading.counting.server:
+        return ogs_territory(where, reading.counting is Counting.OGS_STRICT)
+    return None
+
+
+def _server_readings(game: GameScore, readings: list[Reading]) -> list[Reading]:
+    """The readings of a server's own count the record allows, where that count parts from
+    the referee's: the record's territory marks (TB/TW), OGS's count of its date."""
+    assert game.dead is not None and game.position is not None
+    dead, position, own = game.dead, game.position, game.scores[0].ruleset
+    out: list[Reading] = []
+    if dead.territory is not None and all(r.counting is not Counting.MARKED for r in readings):
+        # Where the record's territory marks part from the referee's count, they are read too.
+        parting = marks_against_referee(position, own, dead.territory)
+        if parting is not None:
+            out += marked_readings(readings, parting)
+    for counting in ogs_countings(game.check.game, own):
+        parting = marks_against_referee(position, own, ogs_territory(
+            position, counting is Counting.OGS_STRICT), "OGS's count")
+        if parting is not None:
+            out += server_readings(readings, counting, parting)
+    return out
+
+
+def record_doubts(game: GameRecord, context: GameContext) -> list[Finding]:
+    """What a count of the game assumes about the record itself: where its handicap stones
+    stood (``RES008``), the komi of a record without ``KM`` (``RES002``)."""
+    if context.komi_origin is Origin.CONVENTION:
+        return [Finding(F.RES_KOMI_CONVENTION, context.komi_detail), *_placement_doubts(game)]
+    return _placement_doubts(game)
+
+
+def record_conventions(game: GameRecord) -> list[Finding]:
+    """What a count of the game reads from its source's conventions, cited (``RES010``): said
+    with the verdict, never a doubt."""
+    if game.handicap_placement is HandicapPlacement.CONVENTION:
+        names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+        return [Finding(F.RES_SOURCE_CONVENTION,
+                        f"the count rests on {game.handicap} handicap stones at {names}: the Fox "
+                        f"record (HA[{game.handicap}]) leaves them out, and they are placed as "
+                        "KataGo's SGF reader places them (cpp/dataio/sgf.cpp); no move "
+                        "contradicts them")]
+    return []
+
+
+def _placement_doubts(game: GameRecord) -> list[Finding]:
     n = game.handicap
     if game.handicap_placement is HandicapPlacement.ASSUMED:
         names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)

@@ -14,7 +14,15 @@ search for a komi that fits: a falsified result must still be caught.
   even game without a half-point margin is also read with 6.5 (japanese) and 7.5 (chinese); and
   Fox writes ``RU[Japanese]`` on games played under Chinese rules (komi 7.5), so a Fox game with an
   area-sized komi (7 or more) is also read under chinese.
-- **No RU**: nothing says which rules were played; chinese is read beside the default japanese.
+- **No RU**: nothing says which rules were played; chinese is read beside the default japanese,
+  with the game's komi.
+- **No KM** (:func:`sgfcheck.records.context.komi_without_km`): a whole-point RE is read with
+  komi 0, and every reading says so (``RES002``); the result check never calls a disagreement
+  under it a mismatch.
+- **OGS before 2024-06-08** (``PC[OGS: ...]`` and ``DT``, territory counting): OGS's scorer
+  counted every empty region bordered by one colour, no point to fill deducted, eyes in seki
+  counted unless the game was in strict seki mode; where that count parts from the referee's,
+  it is read too (``RES009``), both ways of seki (:mod:`sgfcheck.scoring.servercount`).
 - **Territory marks** (TB/TW, KGS, IGS and the programs that write them): the server counted the
   territory it marked, as it stands; where a referee would not count a marked point (a false eye
   to fill, an eye of a group in seki) or would count one the marks leave out, the record's own
@@ -39,6 +47,10 @@ from sgfcheck.rules.presets import CHINESE, JAPANESE
 from sgfcheck.rules.ruleset import Ruleset, Scoring
 from sgfcheck.strenum import StrEnum
 
+OGS_GOSCORER_SINCE = "2024-06-08"
+"""The day OGS's engine began to count with goscorer (online-go/goban ca2b00c2): records dated
+before it were counted by its regions (:mod:`sgfcheck.scoring.servercount`)."""
+
 
 class Counting(StrEnum):
     """Whose territory a reading counts."""
@@ -47,6 +59,23 @@ class Counting(StrEnum):
     """The referee's map (:mod:`sgfcheck.scoring.referee`): seki and false eyes not territory."""
     MARKED = "marked"
     """The record's territory marks (TB/TW) as they stand, as the server that wrote them."""
+    OGS = "ogs"
+    """OGS's scorer before 2024-06-08: every empty region bordered by one colour is its
+    territory, eyes in seki included (:mod:`sgfcheck.scoring.servercount`)."""
+    OGS_STRICT = "ogs-strict"
+    """The same in OGS's strict seki mode: the regions its own seki test found left out."""
+
+    @property
+    def server(self) -> bool:
+        """A server's count of the territory, not the referee's."""
+        return self is not Counting.REFEREE
+
+
+_COUNTING_LABELS = {
+    Counting.MARKED: "territory as marked (TB/TW)",
+    Counting.OGS: "as OGS counted before 2024-06-08",
+    Counting.OGS_STRICT: "as OGS counted before 2024-06-08 in strict seki mode",
+}
 
 
 AREA_KOMI = 7.0
@@ -70,8 +99,8 @@ class Reading:
     @property
     def label(self) -> str:
         label = f"{self.ruleset.name} with komi {self.ruleset.komi:g}"
-        if self.counting is Counting.MARKED:
-            label += ", territory as marked (TB/TW)"
+        if self.counting.server:
+            label += ", " + _COUNTING_LABELS[self.counting]
         return label
 
 
@@ -95,7 +124,9 @@ def readings(game: GameRecord, context: GameContext, result: Result,
         return [Reading(own, True)]
     komi_from_record = context.komi_origin is Origin.RECORD
     contradiction = komi_from_record and float(own.komi).is_integer() and _half_point(result)
-    out = [Reading(own, True, possible=not contradiction)]
+    read_komi = (Finding(F.RES_KOMI_CONVENTION, context.komi_detail),) \
+        if context.komi_origin is Origin.CONVENTION else ()
+    out = [Reading(own, True, read_komi, possible=not contradiction)]
     fox = game.server is Server.FOX
     even = game.handicap < 2
     if contradiction:
@@ -123,9 +154,9 @@ def readings(game: GameRecord, context: GameContext, result: Result,
             "Fox writes RU[Japanese] on games played under Chinese rules, whose komi this is; "
             "chinese read too"),)))
     elif context.rules_origin is Origin.DEFAULT and not game.rules_raw:
-        out.append(Reading(replace(CHINESE, komi=own.komi if komi_from_record else 7.5), False,
-                           (Finding(F.RES_RULES_INFERRED, "no RU: the record says nothing of the "
-                                    "rules; chinese read beside the default japanese"),)))
+        out.append(Reading(replace(CHINESE, komi=own.komi), False, (*read_komi, Finding(
+            F.RES_RULES_INFERRED, "no RU: the record says nothing of the rules; chinese read "
+            "beside the default japanese"),)))
     return out
 
 
@@ -137,6 +168,32 @@ def marked_readings(found: list[Reading], parting: str) -> list[Reading]:
                    f"{parting}")
     return [replace(r, own=False, counting=Counting.MARKED, assumptions=(*r.assumptions, note))
             for r in found if r.possible]
+
+
+def ogs_countings(game: GameRecord, ruleset: Ruleset) -> tuple[Counting, ...]:
+    """The OGS counts a record allows: none unless it names OGS (``PC``) and its date (``DT``)
+    falls before OGS began to count with goscorer (2024-06-08), and only under territory
+    counting (under area counting OGS's regions are what the referee counts); strict seki mode
+    where the rules leave seki territory uncounted (the record does not say whether the game
+    was in it, so both are read)."""
+    date = (game.info.get("DT") or "")[:10]
+    if (game.server is not Server.OGS or ruleset.scoring is not Scoring.TERRITORY
+            or len(date) != 10 or not date[:4].isdigit() or date >= OGS_GOSCORER_SINCE):
+        return ()
+    return (Counting.OGS,) + (() if ruleset.seki_territory else (Counting.OGS_STRICT,))
+
+
+def server_readings(found: list[Reading], counting: Counting, parting: str) -> list[Reading]:
+    """Each possible reading again with the territory of an OGS count (``parting``: where it
+    and the referee's map part, in words)."""
+    strict = " in strict seki mode" if counting is Counting.OGS_STRICT else ""
+    note = Finding(F.RES_SERVER_COUNT, "RE read as OGS's own count of the record's date"
+                   f"{strict} (online-go/goban, GoEngine.computeScore until ca2b00c2, "
+                   "2024-06-08): every empty region bordered by one colour counted as its "
+                   "territory, no point to fill deducted; a referee's count differs: "
+                   f"{parting}")
+    return [replace(r, own=False, counting=counting, assumptions=(*r.assumptions, note))
+            for r in found if r.possible and r.counting is Counting.REFEREE]
 
 
 def _integer_margin(result: Result) -> bool:

@@ -83,9 +83,10 @@ class Score:
 
 
 def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
-          marked: dict[Colour, set[int]] | None = None) -> Score:
+          marked: dict[Colour, set[int]] | None = None, counted_as: str = "") -> Score:
     """Count a position under one ruleset: the empty points of the referee's map, or, with
-    ``marked``, each colour's marked territory as it stands (the server's count)."""
+    ``marked``, each colour's territory as a server counted it (the record's marks as they
+    stand, OGS's regions), ``counted_as`` saying which in the count's notes."""
     b, w = Side(), Side()
     notes: list[str] = []
     sides = {BLACK: b, WHITE: w}
@@ -106,7 +107,8 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         if ruleset.tax is Tax.ALL:
             side.tax = 2 * position.groups[c]
     if marked is not None:
-        notes.append("territory as the record marks it (TB/TW), counted as it stands")
+        notes.append(counted_as or "territory as the record marks it (TB/TW), counted as it "
+                     "stands")
     if ruleset.pass_stones:
         method = Method.TERRITORY_PASS_STONES
         b.pass_stones = replay.passes[WHITE]

@@ -67,10 +67,11 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
 
 
 def marks_against_referee(position: Position, ruleset: Ruleset,
-                          marked: dict[Colour, set[int]]) -> str | None:
-    """Where a record's territory marks and the referee's count part, point by point (None
-    where they agree): the marked points the referee does not count, and why, and the points it
-    counts that the marks leave out."""
+                          marked: dict[Colour, set[int]], whose: str = "") -> str | None:
+    """Where a record's territory marks (or ``whose`` count of the territory: ``OGS's
+    count``) and the referee's count part, point by point (None where they agree): the marked
+    points the referee does not count, and why, and the points it counts that the marks leave
+    out."""
     counted = counted_points(position, ruleset)
     board = position.board
     parts = []
@@ -85,10 +86,12 @@ def marks_against_referee(position: Position, ruleset: Ruleset,
                       "not enclosed by its stones alone")
             why.setdefault(reason, []).append(board.name(p))
         for reason, names in why.items():
-            parts.append(f"{colour.word}'s marks count {len(names)} point(s) {reason} "
-                         f"({', '.join(names)})")
+            counts = (f"{whose} gives {colour.word}" if whose else
+                      f"{colour.word}'s marks count")
+            parts.append(f"{counts} {len(names)} point(s) {reason} ({', '.join(names)})")
         if missing:
             left_out = ", ".join(board.name(p) for p in missing)
-            parts.append(f"{colour.word}'s marks leave out {len(missing)} point(s) of its "
-                         f"territory ({left_out})")
+            leaves = (f"{whose} leaves out {len(missing)} point(s) of {colour.word}'s" if whose
+                      else f"{colour.word}'s marks leave out {len(missing)} point(s) of its")
+            parts.append(f"{leaves} territory ({left_out})")
     return "; ".join(parts) or None

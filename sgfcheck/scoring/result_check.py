@@ -7,9 +7,9 @@ assumptions it needed, each a finding with a code:
 - ``match``: the count gives the recorded result: the margin exactly; or, where the count rests on
   a judgement of the position (an unfinished game, dead stones estimated or from an engine), the
   recorded result lies in the count's band (:mod:`sgfcheck.scoring.band`: open points and
-  unsettled chains each way) and the band decides it (one winner throughout, or at most
-  :data:`DECISIVE_WIDTH` points wide), ``RES005``; where RE names only the winner (``RES004``),
-  the winner.
+  unsettled chains each way) and every count in the band gives RE's winner (a count equal to
+  RE inside a band either colour may win confirms nothing), ``RES005``; where RE names only the
+  winner (``RES004``), the winner.
   A match under a reading other than the record's own (``RES002`` komi, ``RES003`` rules, see
   :mod:`sgfcheck.scoring.conventions`) names it.
 - ``mismatch``: a claim that the record is wrong. On a firm basis (the players' markup, the user's
@@ -55,11 +55,6 @@ mismatch: the moves the record does not hold (protective moves once the dame are
 ko) may still be worth a point or two. On the professional records measured (results taken as
 right), 4% of the counts were 2 points from RE where the band saw none (the manual's
 benchmarks)."""
-
-DECISIVE_WIDTH = 4.0
-"""A band that both colours may win decides a result inside it only when it is at most this
-wide: a flipped result of 2.5 points or more then cannot lie in the same band as the true one."""
-
 
 FAR_FROM_END = 1 / 6
 """A game that did not end by two passes, with more than this share of the board's points in
@@ -172,22 +167,29 @@ def _recorded_winner(result: Result) -> object:
 
 def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
                  final: bool, open_share: float = 0.0, *, doubts: Sequence[Finding] = (),
-                 komi_unknown: str | None = None,
+                 rests_on: Sequence[Finding] = (), komi_unknown: str | None = None,
                  name: Callable[[int], str] | None = None) -> ResultCheck:
     """Is the recorded result right? ``outcomes``: the record's own reading as judged first,
     then its other ways and the other readings; ``open_share``: the share of the board's points
     in regions open to both colours (see the module's text). ``doubts``: what the count assumes
     about the record itself (``RES008``: where handicap stones stood): a disagreement resting on
-    them is not a mismatch. ``komi_unknown``: why the record's komi is unknown (the counts were
-    made without komi): the verdict says what komi RE would need. ``name``: a point's name, for
-    the open points of a band."""
+    them is not a mismatch. ``rests_on``: what the count reads from the record's source's
+    conventions, cited (``RES010``): said with the verdict. ``komi_unknown``: why the record's
+    komi is unknown (the counts were made without komi): the verdict says what komi RE would
+    need. ``name``: a point's name, for the open points of a band."""
     checked = _check(result, outcomes, dead, final, open_share, komi_unknown, name)
-    if checked.status is CheckStatus.NOT_SCORED or not doubts:
+    if checked.status is CheckStatus.NOT_SCORED:
+        return checked
+    checked.assumptions.extend(r for r in rests_on if r not in checked.assumptions)
+    if not doubts:
         return checked
     if checked.status is CheckStatus.MISMATCH:
         checked.status = CheckStatus.UNVERIFIABLE
         checked.reason += ("; but the count rests on an assumption about the record, not on "
                            "the record: " + "; ".join(d.message for d in doubts))
+        if any(d.code is F.RES_KOMI_CONVENTION for d in doubts):
+            need = _komi_need(result, outcomes[0].score)
+            checked.reason += f"; RE[{result.raw}] would need {need}"
     checked.assumptions.extend(d for d in doubts if d not in checked.assumptions)
     return checked
 
@@ -237,9 +239,18 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     # as it stands leaves the boundaries not yet sealed to nobody.
     winners = {o.score.winner for o in possible}
     on_bands = bool(possible) and all(o.band is not None for o in possible)
-    for every in by_reading.values():
+    # In a game that did not end with two passes, a count equal to RE on a judgement of the
+    # position is a match only where the reading's band confirms the recorded winner, or where
+    # nothing on the board is left open (the band's point each way is the move in hand): a
+    # count that happens to give RE inside a band either colour may win confirms nothing. A
+    # game ended by two passes is counted as it stands.
+    banded = _bands(possible) if on_bands and not final else {}
+    for label, every in by_reading.items():
         if recorded is None and (far or winners != {wanted} or on_bands):
             break
+        if banded and not (banded[label][1].decided_winner == _int(wanted)
+                           or _sealed_band(banded[label][2])):
+            continue
         group = [o for o in every if o.settled]
         # The count as judged reproduces the result: a match. Another way of the doubtful
         # chains reproduces it: a match only if the winner does not depend on those chains.
@@ -263,7 +274,7 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     soft = not final or not basis.firm
     why = ("the game did not end with two passes" if not final else
            f"the dead stones are from {basis.value}")
-    banded = _bands(possible) if soft and not dead.assumed else {}
+    banded = (banded or _bands(possible)) if soft and not dead.assumed else {}
     if banded:
         return _check_bands(out, result, banded, recorded, wanted, why, final, name)
     first = possible[0] if possible else outcomes[0]
@@ -334,14 +345,23 @@ def _check_bands(out: ResultCheck, result: Result,
                  recorded: float | None, wanted: object, why: str, final: bool,
                  name: Callable[[int], str] | None) -> ResultCheck:
     """The verdict of a count read as a band (see the module's text)."""
-    want = None if wanted is None else int(wanted)  # type: ignore[call-overload]
+    want = _int(wanted)
     show = name or str
 
-    def decides(band: Band) -> bool:
+    open_nowhere = {label: _sealed_band(wide) for label, (_, _, wide) in banded.items()}
+
+    def decides(label: str, band: Band) -> bool:
+        # Every count in the band gives RE: its winner throughout (a draw: the band is the
+        # draw alone), and the margin within it; or nothing on the board is left open and the
+        # count with every settled decision is RE (the band's point each way is the move in
+        # hand, which a stopped record does not hold).
         if recorded is None:
             return band.decided_winner == want
-        return band.holds(recorded) and (band.decided_winner == want
-                                         or band.width <= DECISIVE_WIDTH)
+        if open_nowhere[label] and abs(band.settled - recorded) < 1e-9:
+            return True
+        if want is None:
+            return band.low == band.high == recorded
+        return band.holds(recorded) and band.decided_winner == want
 
     def fits(band: Band) -> bool:
         if recorded is None:
@@ -354,6 +374,7 @@ def _check_bands(out: ResultCheck, result: Result,
     # leave the winner.
     items = ([(reading, band) for reading, band, _ in banded.values()] if recorded is not None
              else wide)
+    labels = list(banded)
     reading, band = items[0]
     out.band = band
     out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
@@ -367,16 +388,20 @@ def _check_bands(out: ResultCheck, result: Result,
         for r, _ in items:
             out.assumptions.extend(a for a in r.assumptions if a not in out.assumptions)
         return out
-    for reading, band in items:
-        if decides(band):
+    for label, (reading, band) in zip(labels, items, strict=True):
+        if decides(label, band):
             out.status = CheckStatus.MATCH
             out.band = band
             out.reading = reading.label
             out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
             out.reproduced = "band" if recorded is not None else "winner"
             out.delta = None if recorded is None else band.settled - recorded
-            what = ("the recorded result lies in the count's band" if recorded is not None
-                    else "the recorded winner wins throughout the count's band")
+            what = ("the recorded winner wins throughout the count's band" if recorded is None
+                    else "the recorded result lies in the count's band"
+                    if band.decided_winner == want else
+                    "the count with every settled decision gives the recorded result, and "
+                    "nothing on the board is left open (the band's point each way is the move "
+                    "in hand)")
             out.reason = f"{what} ({band_text(band, show)}, {reading.label})"
             if not reading.own:
                 out.reason += ", not the record's own reading"
@@ -452,7 +477,12 @@ def _sealed(banded: dict[str, tuple[Reading, Band, Band]]) -> bool:
     """Nothing on the board is left open under any reading: no open point, and no chain turned
     by any way of the wide band (neither an unsettled chain nor a less sure decision of the
     estimate), so the wide band is the count as judged and the move in hand."""
-    return all(not wide.open_points and not wide.unsettled for _, _, wide in banded.values())
+    return all(_sealed_band(wide) for _, _, wide in banded.values())
+
+
+def _sealed_band(wide: Band) -> bool:
+    """A reading's wide band leaves nothing open: no open point, no chain turned."""
+    return not wide.open_points and not wide.unsettled
 
 
 def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> ResultCheck:
@@ -460,18 +490,24 @@ def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> Res
     it says what komi RE would need."""
     out.status = CheckStatus.UNVERIFIABLE
     out.reading = f"{base.ruleset.name} without komi"
-    before = base.result_text
+    out.reason = (f"the komi is unknown ({why}): the count before komi gives "
+                  f"{base.result_text}; RE[{result.raw}] would need {_komi_need(result, base)}")
+    return out
+
+
+def _komi_need(result: Result, score: Score) -> str:
+    """The komi under which ``score``'s count would give RE (``a komi of 6.5``)."""
+    before = score.margin + score.ruleset.komi  # Black's margin before komi
     if result.kind is ResultKind.WIN and result.winner is not None:
         side = "more" if result.winner is not BLACK else "less"
-        need = f"a komi of {side} than {base.margin:g}"
-    elif result.kind is ResultKind.DRAW:
-        need = f"a komi of {base.margin:g}"
-    else:
-        komi = base.margin - _recorded_margin(result)
-        need = f"a komi of {komi:g}"
-    out.reason = (f"the komi is unknown ({why}): the count before komi gives {before}; "
-                  f"RE[{result.raw}] would need {need}")
-    return out
+        return f"a komi of {side} than {before:g}"
+    if result.kind is ResultKind.DRAW:
+        return f"a komi of {before:g}"
+    return f"a komi of {before - _recorded_margin(result):g}"
+
+
+def _int(colour: object) -> int | None:
+    return None if colour is None else int(colour)  # type: ignore[call-overload]
 
 
 def check_score(result: Result, score: Score, dead: DeadStones, final: bool,
