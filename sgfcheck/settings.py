@@ -41,6 +41,9 @@ class DeadStoneChoice(StrEnum):
 class EngineName(StrEnum):
     """An engine the estimate asks about the chains it cannot decide (``--engine``)."""
 
+    AUTO = "auto"
+    """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
+    give (and only that); elsewhere the estimate alone."""
     NONE = "none"
     GNUGO = "gnugo"
     KATAGO = "katago"
@@ -70,7 +73,7 @@ class Settings:
     dead_stones: DeadStoneChoice = DeadStoneChoice.AUTO
     seed: int = 0
     """Seed of the estimate's playouts (the same seed gives the same judgement)."""
-    engine: EngineName = EngineName.NONE
+    engine: EngineName = EngineName.AUTO
     move: int | None = None
     """The position after this move instead of the end of the game."""
     encoding: str | None = None
@@ -183,7 +186,7 @@ def ScoreOptions(rules: tuple[str, ...] = (), all_rules: bool = False,  # noqa: 
                  komi: float | None = None, game_rules: str = "auto",
                  encoding: str | None = None,
                  dead_stones: DeadStoneChoice | str = DeadStoneChoice.AUTO, seed: int = 0,
-                 engine: EngineName | str = EngineName.NONE,
+                 engine: EngineName | str = EngineName.AUTO,
                  limits: Limits = DEFAULT_LIMITS) -> Settings:
     """The settings of ``score`` by the names of sgfcheck 0.1's ``ScoreOptions``, whose
     ``rules`` were the rows (now ``compare``) and ``game_rules`` the game's ruleset (now

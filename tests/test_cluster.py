@@ -290,7 +290,7 @@ def test_parts_continue_an_interrupted_run(tmp_path: Path) -> None:
     assert other.exit_code == 2 and "--part-size 5, not 10" in other.output
     # Continuing with other settings would mix rows judged two ways: refused, naming them.
     for extra, said in ((["--rules", "chinese"], "--rules chinese, not auto"),
-                        (["--engine", "katago"], "--engine katago, not none"),
+                        (["--engine", "katago"], "--engine katago, not auto"),
                         (["--dead-stones", "auto", "--limit", "nodes=1000"],
                          "--dead-stones auto, not markup; --limit nodes=1000, not 2000000")):
         refused = runner.invoke(app, [*args, *extra])

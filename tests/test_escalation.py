@@ -140,3 +140,56 @@ def test_batch_parts_hand_the_engine_to_every_worker(tmp_path: Path) -> None:
     assert isinstance(unsettled, list) and len(unsettled) == 5
     assert any("7 chain(s) the estimate could not decide" in note and "KataGo" in note
                for note in dead_asked["notes"])
+
+
+def test_a_mismatch_on_the_estimate_is_put_to_katago_before_it_is_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # unfinished.sgf is W+9.5 with every boundary closed; RE[W+20.5] lies 10 points beyond the
+    # band: on the estimate's dead stones a mismatch. With --engine auto (the default) and
+    # KataGo installed, the game is counted again on KataGo's dead stones, and the verdict rests
+    # on them, saying why KataGo was asked; --engine none keeps the estimate alone.
+    needs_katago()
+    path = tmp_path / "wrong.sgf"
+    path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                        b"RE[W+20.5]"))
+    alone = score_file(path, Settings(engine=EngineName.NONE)).games[0]
+    assert alone.result_check is not None and alone.dead is not None
+    assert (alone.result_check.status, alone.dead.source) == ("mismatch", Source.ESTIMATE)
+    assert "KataGo" not in alone.result_check.reason
+    (game,) = score_file(path, Settings()).games
+    rc = game.result_check
+    assert rc is not None and game.dead is not None
+    assert (rc.status, rc.basis, game.dead.source) == ("mismatch", "engine", Source.KATAGO)
+    assert rc.reason.endswith(
+        "; KataGo's dead stones confirm the mismatch (the estimate's dead stones gave W+9.5 "
+        "(japanese with komi 0.5) against RE[W+20.5] too)")
+    assert game.dead.notes[0] == (
+        "asked of KataGo (--engine auto): the estimate's dead stones gave W+9.5 (japanese with "
+        "komi 0.5) against RE[W+20.5], a mismatch; --engine none keeps the estimate alone")
+    # A match on the estimate is never put to KataGo (the cost is for alarms only).
+    asked: list[object] = []
+    monkeypatch.setattr(deadstones, "katago_dead_stones",
+                        lambda *a: asked.append(a) or deadstones.proven_dead_stones(a[2]))
+    (right,) = score_file(FIXTURES / "unfinished.sgf", Settings()).games
+    assert right.result_check is not None and right.result_check.status == "match"
+    assert asked == []
+
+
+def test_katago_that_fails_leaves_the_estimates_mismatch_with_a_note(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    needs_katago()
+
+    def fails(*args: object) -> None:
+        raise KataGoError("KataGo stopped (test)")
+
+    monkeypatch.setattr(deadstones, "ask_engine", fails)
+    path = tmp_path / "wrong.sgf"
+    path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                        b"RE[W+20.5]"))
+    (game,) = score_file(path, Settings()).games
+    assert game.result_check is not None and game.dead is not None
+    assert (game.result_check.status, game.dead.source) == ("mismatch", Source.ESTIMATE)
+    assert game.dead.notes[-1] == ("KataGo, asked to confirm this mismatch (--engine auto), "
+                                   "failed: KataGo stopped (test); every stone is counted alive; "
+                                   "the estimate's verdict stands")
+    assert LIF_KATAGO not in [f.code for f in game.findings]

@@ -53,7 +53,7 @@ def annotate(
     komi: KomiOption = None,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
     former_game_rules: GameRulesOption = None,

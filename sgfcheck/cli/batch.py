@@ -116,7 +116,7 @@ def batch(
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
                      "an archive run asks for the estimate (auto).")
     ] = DeadStoneChoice.MARKUP,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     limit: LimitOption = None,
     wide: WideOption = False,
     quiet: QuietOption = False,

@@ -58,7 +58,7 @@ def diagram(
                                          "every mark under the board.")] = False,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
 ) -> None:

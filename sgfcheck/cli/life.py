@@ -42,7 +42,7 @@ def life(
     move: MoveOption = None,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     rules: RulesOption = "auto",
     komi: KomiOption = None,
     format_name: Annotated[str, format_option("life")] = "text",

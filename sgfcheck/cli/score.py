@@ -66,7 +66,7 @@ def score(
     alive: AliveOption = False,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     move: MoveOption = None,
     komi: KomiOption = None,
     format_name: Annotated[str, format_option("score")] = "text",

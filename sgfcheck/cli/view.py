@@ -44,7 +44,7 @@ def view(
     komi: KomiOption = None,
     dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
     seed: SeedOption = 0,
-    engine: EngineOption = EngineName.NONE,
+    engine: EngineOption = EngineName.AUTO,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
 ) -> None:

@@ -145,8 +145,10 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
     """The estimate (:mod:`sgfcheck.judge.estimate`): proofs, then seeded playouts; chains it cannot
     decide are listed as uncertain and counted as most playouts left them (dead when their
     colour kept them in under half: :data:`MAJORITY`). With an engine, those chains and the
-    decisions less sure than ``escalate_below`` are asked of the engine instead (one evaluation
-    of the position, only when there is such a chain); each chain's source says who decided it.
+    decisions less sure than ``escalate_below`` are asked of the engine (``gnugo``,
+    ``katago``; ``auto`` asks nothing here: the result check puts its mismatches to KataGo)
+    instead (one evaluation of the position, only when there is such a chain); each chain's
+    source says who decided it.
     An engine that fails leaves the estimate as it was, with finding ``LIF002``."""
     asks = EngineName(engine_name)
 
@@ -156,7 +158,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                  f"{found.playouts} playouts (seed {seed})"]
         notes.extend(_bent_four(board, found, context.ruleset))
         findings: list[Finding] = []
-        if asks is not EngineName.NONE:
+        if asks in (EngineName.GNUGO, EngineName.KATAGO):  # auto asks only of mismatches
             asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
                 c.status is Status.UNCERTAIN or c.confidence < escalate_below)]
             if asked:

@@ -87,6 +87,12 @@ def install_katago(log: Callable[[str], None] = print) -> Path:
     return folder
 
 
+def katago_usable() -> bool:
+    """KataGo is installed (or configured) and an OpenCL driver is there for it: what
+    ``--engine auto`` needs before it asks (a failure after that is a note, not a finding)."""
+    return find_katago() is not None and opencl_present()
+
+
 def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
     """GNU Go and KataGo: found, and for KataGo whether it answers a query."""
     out = []

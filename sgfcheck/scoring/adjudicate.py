@@ -19,6 +19,7 @@ from sgfcheck import findings as F
 from sgfcheck.colour import Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
+from sgfcheck.judge.install import katago_usable
 from sgfcheck.points import point_name
 from sgfcheck.records.context import GameContext, Origin
 from sgfcheck.records.record import (
@@ -63,7 +64,8 @@ from sgfcheck.scoring.result_check import (
 )
 from sgfcheck.scoring.servercount import ogs_territory
 from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
-from sgfcheck.settings import Settings
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.status import Source
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
 
@@ -171,6 +173,43 @@ def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float) -> tuple[Ru
 
 
 def score_game(report: GameReport, settings: Settings) -> GameScore:
+    """One game counted under its own ruleset and the rows of ``settings``, with the RE check.
+    With ``--engine auto`` (the default), a mismatch resting on the estimate's dead stones is
+    put to KataGo where it is installed (:func:`_confirmed`)."""
+    return _confirmed(_score_game(report, settings), report, settings)
+
+
+def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameScore:
+    """A mismatch on the estimate's dead stones is a claim about the record resting on a
+    judgement of ours: with ``--engine auto`` and KataGo installed, the game is counted again on
+    KataGo's dead stones, and that count's verdict is the answer, saying why KataGo was asked
+    and what the estimate gave. Where KataGo fails, the estimate's verdict stands, with a note."""
+    rc, dead = game.result_check, game.dead
+    if (settings.engine is not EngineName.AUTO or rc is None
+            or rc.status is not CheckStatus.MISMATCH or dead is None
+            or dead.source is not Source.ESTIMATE or not katago_usable()):
+        return game
+    asked = _score_game(report, replace(settings, dead_stones=DeadStoneChoice.KATAGO,
+                                        engine=EngineName.NONE))
+    failed = [] if asked.dead is None else [f for f in asked.dead.findings
+                                            if f.code is F.LIF_KATAGO]
+    if asked.result_check is None or asked.dead is None or failed:
+        why = failed[0].message if failed else asked.error or "no answer"
+        dead.notes.append(f"KataGo, asked to confirm this mismatch (--engine auto), failed: "
+                          f"{why}; the estimate's verdict stands")
+        return game
+    estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
+               f"RE[{report.result.raw}]"
+    confirmed = asked.result_check.status is CheckStatus.MISMATCH
+    asked.result_check.reason += (
+        f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
+        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm")
+    asked.dead.notes.insert(0, f"asked of KataGo (--engine auto): {estimate}, a mismatch; "
+                            "--engine none keeps the estimate alone")
+    return asked
+
+
+def _score_game(report: GameReport, settings: Settings) -> GameScore:
     game = report.game
     out = GameScore(report)
     judged = judge_position(report, settings)
