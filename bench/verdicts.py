@@ -15,7 +15,9 @@ left open (the game's own band at most 2 points wide: the move in hand), and for
 ones (finished, their stones placed by the record or a cited convention). Every answer line is
 held against its table: the count it names must be one of the rows. For the counts read
 as a band (dead stones from a judgement of the position), the band widths are summarised.
-Prints the figures and the time per game.
+Prints the figures and the time per game. With ``--engine auto`` (KataGo installed) every check is
+made as ``score`` makes it by default: a mismatch on the estimate's dead stones, right or
+falsified, is put to KataGo (its count made once a game).
 
     python bench/verdicts.py [--every N] [--pro DIR] [--kgs DIR] [--dead-stones katago]
                              [--engine katago]
@@ -35,11 +37,16 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+from sgfcheck.judge.install import katago_usable
 from sgfcheck.output.scores import answer_line
 from sgfcheck.records.record import HandicapPlacement
-from sgfcheck.records.results import ResultKind
-from sgfcheck.scoring.adjudicate import GameScore, score_file, weigh
-from sgfcheck.settings import Settings
+from sgfcheck.records.results import Result, ResultKind
+from sgfcheck.replay.replay import Replay
+from sgfcheck.scoring.adjudicate import GameScore, score_file, score_game
+from sgfcheck.scoring.adjudicate import weigh as weigh_estimate
+from sgfcheck.scoring.result_check import ResultCheck
+from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.status import Source
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"
@@ -78,6 +85,24 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
         options = Settings(compare=("japanese",), dead_stones=dead_stones,  # type: ignore[arg-type]
                            engine=engine)  # type: ignore[arg-type]
         for game in score_file(path, options).games:
+            asked: list[GameScore] = []
+
+            def weigh(game: GameScore, rep: Replay, wrong: Result,
+                      asked: list[GameScore] = asked, options: Settings = options) -> ResultCheck:
+                """A falsified result checked as score checks it: with --engine auto, a
+                mismatch on the estimate is put to KataGo (its count made once a game)."""
+                rc = weigh_estimate(game, rep, wrong)
+                if (options.engine != "auto" or rc.status != "mismatch" or game.dead is None
+                        or game.dead.source is not Source.ESTIMATE or not katago_usable()):
+                    return rc
+                if not asked:
+                    asked.append(score_game(game.check, replace(
+                        options, dead_stones=DeadStoneChoice.KATAGO, engine=EngineName.NONE)))
+                other = asked[0]
+                if other.result_check is None or other.check.replay is None:
+                    return rc
+                return weigh_estimate(other, other.check.replay, wrong)
+
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):
                 continue

@@ -141,7 +141,7 @@ class GameScore:
         """The check's findings, those of the dead-stone judgement (``LIF001``) and the
         assumptions of the result check (``RES002``-``RES005``)."""
         extra = self.dead.findings if self.dead is not None else []
-        assumed = self.result_check.assumptions if self.result_check is not None else []
+        assumed = list(self.result_check.assumptions) if self.result_check is not None else []
         return self.check.findings + extra + assumed
 
     @property
@@ -200,10 +200,11 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
         return game
     estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
                f"RE[{report.result.raw}]"
-    confirmed = asked.result_check.status is CheckStatus.MISMATCH
-    asked.result_check.reason += (
+    verdict = asked.result_check
+    confirmed = verdict.status is CheckStatus.MISMATCH
+    asked.result_check = replace(verdict, reason=verdict.reason + (
         f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
-        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm")
+        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm"))
     asked.dead.notes.insert(0, f"asked of KataGo (--engine auto): {estimate}, a mismatch; "
                             "--engine none keeps the estimate alone")
     return asked

@@ -113,8 +113,11 @@ def least_confidence(dead: DeadStones) -> float | None:
     return min(decided) if decided else None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ResultCheck:
+    """The verdict on RE, built once by :func:`check_result` and never changed after (a later
+    step that adds to it makes a new one with :func:`dataclasses.replace`)."""
+
     status: CheckStatus
     reason: str
     computed: str | None = None
@@ -132,7 +135,30 @@ class ResultCheck:
     ``winner`` (the winner alone)."""
     band: Band | None = None
     """The band the verdict was reached on (on a judgement of the position)."""
+    assumptions: tuple[Finding, ...] = ()
+
+
+@dataclass
+class _Draft:
+    """A verdict while :func:`check_result` works it out (the fields of :class:`ResultCheck`)."""
+
+    status: CheckStatus
+    reason: str
+    computed: str | None = None
+    recorded: str | None = None
+    delta: float | None = None
+    basis: Basis | None = None
+    finished: bool = False
+    least_confidence: float | None = None
+    reading: str | None = None
+    reproduced: str | None = None
+    band: Band | None = None
     assumptions: list[Finding] = field(default_factory=list)
+
+    def frozen(self) -> ResultCheck:
+        return ResultCheck(self.status, self.reason, self.computed, self.recorded, self.delta,
+                           self.basis, self.finished, self.least_confidence, self.reading,
+                           self.reproduced, self.band, tuple(self.assumptions))
 
 
 @dataclass(frozen=True)
@@ -179,10 +205,10 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     need. ``name``: a point's name, for the open points of a band."""
     checked = _check(result, outcomes, dead, final, open_share, komi_unknown, name)
     if checked.status is CheckStatus.NOT_SCORED:
-        return checked
+        return checked.frozen()
     checked.assumptions.extend(r for r in rests_on if r not in checked.assumptions)
     if not doubts:
-        return checked
+        return checked.frozen()
     if checked.status is CheckStatus.MISMATCH:
         checked.status = CheckStatus.UNVERIFIABLE
         checked.reason += ("; but the count rests on an assumption about the record, not on "
@@ -191,15 +217,15 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
             need = _komi_need(result, outcomes[0].score)
             checked.reason += f"; RE[{result.raw}] would need {need}"
     checked.assumptions.extend(d for d in doubts if d not in checked.assumptions)
-    return checked
+    return checked.frozen()
 
 
 def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
            open_share: float, komi_unknown: str | None,
-           name: Callable[[int], str] | None) -> ResultCheck:
+           name: Callable[[int], str] | None) -> _Draft:
     base = outcomes[0].score
     basis = basis_of(dead, final)
-    out = ResultCheck(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
+    out = _Draft(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
                       finished=final, least_confidence=least_confidence(dead))
     if result.kind in _NOT_PLAYED_OUT:
         out.reason = f"the game ended by {result.kind}"
@@ -340,10 +366,10 @@ def _chains(outcomes: list[Outcome]) -> tuple[str, ...]:
     return way_chains(o.way for o in outcomes if o.way != AS_JUDGED)
 
 
-def _check_bands(out: ResultCheck, result: Result,
+def _check_bands(out: _Draft, result: Result,
                  banded: dict[str, tuple[Reading, Band, Band]],
                  recorded: float | None, wanted: object, why: str, final: bool,
-                 name: Callable[[int], str] | None) -> ResultCheck:
+                 name: Callable[[int], str] | None) -> _Draft:
     """The verdict of a count read as a band (see the module's text)."""
     want = _int(wanted)
     show = name or str
@@ -485,7 +511,7 @@ def _sealed_band(wide: Band) -> bool:
     return not wide.open_points and not wide.unsettled
 
 
-def _komi_needed(out: ResultCheck, result: Result, base: Score, why: str) -> ResultCheck:
+def _komi_needed(out: _Draft, result: Result, base: Score, why: str) -> _Draft:
     """The komi is unknown: the count (made without komi) cannot confirm or contradict RE, but
     it says what komi RE would need."""
     out.status = CheckStatus.UNVERIFIABLE
@@ -525,8 +551,8 @@ def _readings(outcomes: list[Outcome]) -> str:
     return "; ".join(dict.fromkeys(o.reading.label for o in outcomes))
 
 
-def _match(out: ResultCheck, hit: Outcome, result: Result, reproduced: str,
-           notes: list[Finding]) -> ResultCheck:
+def _match(out: _Draft, hit: Outcome, result: Result, reproduced: str,
+           notes: list[Finding]) -> _Draft:
     reading = hit.reading
     out.status = CheckStatus.MATCH
     out.computed = hit.score.result_text
