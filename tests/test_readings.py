@@ -268,3 +268,15 @@ def test_a_fox_record_whose_alarms_were_the_missing_stones_replays_clean() -> No
     assert names(game.check.game.assumed_handicap) == ["D4", "Q16", "D16"]
     assert game.check.illegal_moves == [] and game.check.replay is not None
     assert game.check.replay.moves == 359
+
+
+def test_the_added_row_is_named_apart_and_never_hidden_in_the_same_margin() -> None:
+    result = runner.invoke(app, ["score", str(FIXTURES / "ogs-seki-eyes-9x9.sgf"),
+                                 "--compare", "japanese"])
+    rows = [line.split()[:4] for line in result.output.splitlines()
+            if line.startswith(("japanese  ", "japanese, OGS "))]
+    assert rows[:2] == [["japanese", "B", "B+21.5", "34"], ["japanese,", "OGS", "B", "B+22.5"]]
+    text = " ".join(result.output.split())
+    assert "japanese, OGS: territory as OGS counted it before 2024-06-08" in text
+    # One asked row: nothing to compare, and the added row differs: no "same margin" claim.
+    assert "Every ruleset gives the same margin" not in text

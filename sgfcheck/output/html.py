@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
-from sgfcheck.output.scores import SCORE_HEADERS, basis_text, score_rows, summary_rows
+from sgfcheck.output.scores import (
+    SCORE_HEADERS,
+    basis_text,
+    row_names,
+    score_rows,
+    summary_rows,
+)
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import STYLE, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
@@ -229,12 +235,13 @@ def score_table_html(game: GameScore) -> list[str]:
     order = [0, 1, 2, 15, 14, 11, *range(3, 11), 12, 13]
     rows = [[row[c] for c in order] for row in score_rows(game)]
     out = [_table([SCORE_HEADERS[c] for c in order], rows, text_cols=3, css="scores")]
-    notes = [f"{s.ruleset.name}: {n}" for s in game.scores for n in s.notes]
+    notes = [f"{name}: {n}" for s, name in zip(game.scores, row_names(game), strict=True)
+             for n in s.notes]
     if game.explanations or notes:
         out.append("<h3>Why the rows differ</h3><ul class=\"explanations\">"
                    + "".join(f"<li>{esc(line.strip())}</li>" for line in game.explanations + notes)
                    + "</ul>")
-    elif len(game.scores) > 1:
+    elif len(game.asked_scores) > 1:
         out.append("<p>Every ruleset gives the same margin.</p>")
     shown = [f for f in game.findings if f.severity.value != "info"]
     if shown:

@@ -153,14 +153,14 @@ def render_score_text(report: FileScore, markdown: bool = False,
         if any(s.must_fill or s.seki_excluded or s.tax for sc in game.scores
                for _, s in sc.sides()):
             out += [f"{item}{_SUBTRACTED}", ""] if markdown else [_SUBTRACTED]
-        for score in game.scores:
+        for score, name in zip(game.scores, row_names(game), strict=True):
             for note in score.notes:
-                out.append(f"{item}{score.ruleset.name}: {note}")
+                out.append(f"{item}{name}: {note}")
         if game.explanations:
             out += ["**Why the rows differ:**", ""] if markdown else ["Why the rows differ:"]
             out.extend(f"- {line}" if not line.startswith("  ") else f"  {line.strip()}"
                        for line in game.explanations)
-        elif len(game.scores) > 1:
+        elif len(game.asked_scores) > 1:
             out.append("Every ruleset gives the same margin.")
         rc = game.result_check
         if rc is not None:
