@@ -195,8 +195,9 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
                                             if f.code is F.LIF_KATAGO]
     if asked.result_check is None or asked.dead is None or failed:
         why = failed[0].message if failed else asked.error or "no answer"
-        dead.notes.append(f"KataGo, asked to confirm this mismatch (--engine auto), failed: "
-                          f"{why}; the estimate's verdict stands")
+        game.dead = replace(dead, notes=[*dead.notes, (
+            f"KataGo, asked to confirm this mismatch (--engine auto), failed: {why}; the "
+            "estimate's verdict stands")])
         return game
     estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
                f"RE[{report.result.raw}]"
@@ -205,8 +206,9 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
     asked.result_check = replace(verdict, reason=verdict.reason + (
         f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
         f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm"))
-    asked.dead.notes.insert(0, f"asked of KataGo (--engine auto): {estimate}, a mismatch; "
-                            "--engine none keeps the estimate alone")
+    asked.dead = replace(asked.dead, notes=[
+        f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
+        "estimate alone", *asked.dead.notes])
     return asked
 
 
