@@ -25,6 +25,9 @@ def ogs_territory(position: Position, strict_seki: bool) -> dict[Colour, set[int
     text): the empty points of regions bordered by that colour alone (dead stones removed);
     with ``strict_seki``, without the regions its strict seki mode left out."""
     colour = position.colour
+    if not strict_seki:  # the one-colour regions: Position.owner has them already
+        return {side: {p for p, owner in enumerate(position.owner)
+                       if owner == side and colour[p] == EMPTY} for side in (BLACK, WHITE)}
     nbrs = position.board.neighbours
     n = len(colour)
     region = [-1] * n
@@ -50,7 +53,7 @@ def ogs_territory(position: Position, strict_seki: bool) -> dict[Colour, set[int
         regions.append(points)
         borders.append(touch)
     territory: dict[Colour, set[int]] = {BLACK: set(), WHITE: set()}
-    in_seki = _regions_in_seki(position, region, regions, borders) if strict_seki else set()
+    in_seki = _regions_in_seki(position, region, regions, borders)
     for rid, points in enumerate(regions):
         if borders[rid] in (BLACK, WHITE) and rid not in in_seki:
             territory[Colour(borders[rid])].update(points)
