@@ -18,10 +18,13 @@ from sgfcheck.cli.app import COMMANDS
 def test_the_manual_builds_strict(tmp_path: Path) -> None:
     if shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None:
         pytest.skip("MkDocs is not installed (pip install -e '.[docs]')")
-    # The option tables are made from the command line (mkdocs-typer2 runs `typer` from the
-    # environment's bin folder).
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "NO_MKDOCS_2_WARNING": "1"}
+    # The option tables are made from the command line (mkdocs-typer2 runs `typer` from PATH):
+    # the environment is not activated (its bin folder is not on PATH), as for a user who runs
+    # .venv/bin/mkdocs build; the manual's hook finds typer beside mkdocs.
+    scripts = str(Path(sys.executable).parent)
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p != scripts)
+    env = {**os.environ, "PATH": path, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("VIRTUAL_ENV", None)
     done = subprocess.run([str(Path(sys.executable).parent / "mkdocs"), "build", "--strict",
                            "--site-dir", str(tmp_path / "site")], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False)
