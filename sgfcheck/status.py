@@ -36,3 +36,8 @@ class Source(StrEnum):
     SEKI_ANALYSIS = "seki analysis"
     NONE = "none"
     """Nobody: every stone counted alive."""
+
+    @property
+    def label(self) -> str:
+        """The source for people (``--alive`` is also ``--dead-stones none``)."""
+        return "none asked: every stone alive" if self is Source.USER_ALIVE else self.value

@@ -177,7 +177,7 @@ def test_an_uncertain_chain_is_counted_as_most_playouts_left_it() -> None:
     assert dead.uncertain_names(board) == ["B5 counted alive", "C5 counted dead",
                                            "C4 counted alive", "D4 counted alive",
                                            "C3 counted alive"]
-    assert "uncertain: W C5 (1 stones, own in 46% of playouts): counted dead, as most playouts " \
+    assert "uncertain: W C5 (1 stone, own in 46% of playouts): counted dead, as most playouts " \
            "left it" in dead.notes
     # C5 back alive is one of the ways the count's band spans.
     ways = {how: sorted(board.name(p) for p in stones)

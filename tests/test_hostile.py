@@ -408,7 +408,9 @@ def test_limit_specs(spec: str, expected: tuple[str, float]) -> None:
 def test_komi_options_that_are_no_number_are_usage_errors(command: str, args: list[str]) -> None:
     # Found by the same fuzzing: an infinite komi reached strict JSON as a traceback.
     result = runner.invoke(app, [command, str(FIXTURES / "ko.sgf"), "--format", "json", *args])
-    assert result.exit_code == 2 and "is not a number a game can have" in result.output
+    said = (f"sgfcheck: {args[1]}: komi takes a number of points such as 6.5, 0 or -3 (at most "
+            "2704 either way)\n" if args[0] == "--rules" else "is not a number a game can have")
+    assert result.exit_code == 2 and said in result.output
 
 
 @pytest.mark.parametrize("value", ["-1", "99999999999999999999", "100000"])

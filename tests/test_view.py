@@ -242,3 +242,77 @@ def test_the_page_prints_the_board_and_the_count(browser: Any, tmp_path: Path) -
     pdf = tmp_path / "seki.pdf"
     page.pdf(path=str(pdf))
     assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000
+
+
+def test_the_page_opens_on_the_verdict_with_a_way_to_the_end(browser: Any,
+                                                             tmp_path: Path) -> None:
+    # seki.sgf: RE[B+3.5], counted B+3.5 under japanese with komi 0.5 (the seki points A7, E7
+    # count for nobody): the verdict is in view at move 0, before any step.
+    opened = Opened(browser, page_of(FIXTURES / "seki.sgf", tmp_path), width=1200, height=800)
+    page = opened.page
+    answer = page.locator("#answer")
+    assert answer.is_visible() and answer.bounding_box()["y"] < 800
+    assert answer.inner_text().startswith("RE[B+3.5] MATCH; counted B+3.5 under japanese with "
+                                          "komi 0.5")
+    assert page.evaluate("window.sgfcheckView.current()") == 0
+    page.click("#toend")
+    total = len(load_file(FIXTURES / "seki.sgf").games[0].main_line().events) - 1
+    assert page.evaluate("window.sgfcheckView.current()") == total
+    # At 1200 px the end table is whole: no cell beyond the window (it scrolls inside its box).
+    right = page.evaluate("""() => Math.max(...Array.from(
+        document.querySelectorAll('#end th')).map(c => c.getBoundingClientRect().right))""")
+    box = page.locator("#end .scroll").first.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 1200
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200
+    assert right > 0
+    opened.shot("view-opens-on-verdict.png", full=False)
+
+
+def test_a_link_names_a_ruleset_and_a_move(browser: Any, tmp_path: Path) -> None:
+    # ko.sgf: Black's move 2 retakes the ko at C4 (simple ko): the button goes there, and
+    # #rules=aga&move=2 opens there with AGA chosen and its verdict shown.
+    path = page_of(FIXTURES / "ko.sgf", tmp_path)
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(path.resolve().as_uri())
+    assert "move 2, 1 in all" in page.locator("#toillegal").inner_text()
+    page.click("#toillegal")
+    assert page.evaluate("window.sgfcheckView.current()") == 2
+    assert page.evaluate("location.hash") == "#move=2"
+    page.select_option("#ruleset", "aga")
+    assert page.evaluate("location.hash") == "#rules=aga&move=2"
+    page.goto(path.resolve().as_uri() + "#rules=aga&move=2")
+    page.reload()
+    assert page.evaluate("window.sgfcheckView.current()") == 2
+    assert page.locator("#ruleset").input_value() == "aga"
+    assert page.locator("#illegal").inner_text().startswith("Under aga:")
+    page.close()
+
+
+def test_coordinates_stand_clear_of_the_stones_and_match_the_point_names(
+        browser: Any, tmp_path: Path) -> None:
+    # A 4x3 board full of stones: no coordinate's box overlaps a stone's. A 52x52 board: the
+    # columns past Z are named AA, AB... as every point name is (AB1 is the 27th column).
+    small = tmp_path / "small.sgf"
+    small.write_text("(;GM[1]FF[4]SZ[4:3]AB[aa][ba][ca][da]AW[ab][bb][cb][db][ac][bc][cc][dc])",
+                     encoding="utf-8")
+    opened = Opened(browser, page_of(small, tmp_path), width=600, height=600)
+    overlaps = opened.page.evaluate("""() => {
+        var boxes = s => Array.from(document.querySelectorAll(s)).map(
+            e => e.getBoundingClientRect());
+        var stones = boxes('#board .stone'), coords = boxes('#board .coord'), n = 0;
+        coords.forEach(c => stones.forEach(s => {
+            if (c.left < s.right && s.left < c.right && c.top < s.bottom && s.top < c.bottom) n++;
+        }));
+        return [n, stones.length, coords.length];
+    }""")
+    assert overlaps == [0, 12, 14]
+    opened.shot("view-4x3-coordinates.png", full=False)
+    big = tmp_path / "big.sgf"
+    big.write_text("(;GM[1]FF[4]SZ[52];B[Aa])", encoding="utf-8")
+    opened = Opened(browser, page_of(big, tmp_path))
+    columns = opened.page.locator("#board .coord").evaluate_all(
+        "els => els.map(e => e.textContent)")[:104:2]
+    assert columns[:3] == ["A", "B", "C"] and columns[25:28] == ["AA", "AB", "AC"]
+    assert columns[-1] == "BB"
+    opened.page.keyboard.press("End")
+    assert opened.page.locator("#move").inner_text() == "Move 1: Black AB52"  # SGF "Aa"

@@ -45,11 +45,39 @@ class Commands(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.display_type_rich = _no_type  # type: ignore[method-assign]
+        return option
+
     def get_command(self, ctx: Any, name: str) -> Any:
         module = COMMANDS.get(name)
         if module is None:
             return None
-        return typer.main.get_command(importlib.import_module(module).app)
+        return _plain_placeholders(typer.main.get_command(importlib.import_module(module).app),
+                                   ctx)
+
+
+def _plain_placeholders(command: Any, ctx: Any) -> Any:
+    """Help shows no Python type where a value's name is already said: an argument's own name
+    (``INPUT...``) and ``--help`` (a flag) would otherwise read ``<list[str]>`` and ``<bool>``."""
+    import click
+
+    commands = [command] + list(getattr(command, "commands", {}).values())
+    for each in commands:
+        params = list(each.params)
+        help_option = each.get_help_option(click.Context(each, parent=ctx))
+        if help_option is not None:
+            params.append(help_option)
+        for param in params:
+            if param.param_type_name == "argument" or param.name == "help":
+                param.display_type_rich = _no_type
+    return command
+
+
+def _no_type(ctx: Any) -> str | None:
+    return None
 
 
 app = typer.Typer(
@@ -72,7 +100,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_callback(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, metavar="",
+                            help="Print the version.")
     ] = False,
 ) -> None:
     """sgfcheck: check Go game records."""

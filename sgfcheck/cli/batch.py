@@ -42,15 +42,17 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 def batch(
     inputs: Annotated[
         list[str],
-        typer.Argument(metavar="INPUT...", help="Files, folders (recursive), globs, "
+        typer.Argument(metavar="INPUT", help="Files, folders (recursive), globs, "
                        ".zip/.tar/.tar.gz archives, or "
                        "'-' to read paths from standard input.", show_default=False),
     ],
     out: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="Report file: .jsonl (one JSON object "
-                                  "per game: the score schema with path, member and "
-                                  "file_findings) or .csv (the main facts of a row); written as "
-                                  "results arrive.")
+        Path | None, typer.Option(metavar="FILE", help="Report file, its format by its name: "
+                                  ".jsonl (one JSON object per game: the score schema with "
+                                  "path, member and file_findings), .csv (the main facts of a "
+                                  "row) or .parquet (typed columns; pyarrow: the parquet "
+                                  "extra); any other name is JSON Lines. Written as results "
+                                  "arrive.")
     ] = None,
     resume: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Complete this earlier report: skip the "
@@ -217,5 +219,34 @@ def batch(
         from sgfcheck.output.html import batch_page
 
         write_page(batch_page(summary, problems.shown, problems.more), html_page)
+    for line in _what_was_written(out or resume, html_page, pages):
+        say(wrap_line(line, columns), err=True)
+    if not summary.files and not summary.skipped:
+        raise usage_error("no record in the inputs" + (
+            " (each input not read is named above)" if summary.input_problems
+            else ": no file found in " + ", ".join(inputs)))
+    if summary.files and not summary.skipped and (
+            summary.files == summary.unreadable + summary.not_records):
+        raise typer.Exit(ExitStatus.USAGE)  # nothing could be read: nothing could be done
     raise typer.Exit(batch_status(summary, fail_on))
+
+
+def _what_was_written(report: Path | None, html_page: Path | None, pages: str | None
+                      ) -> list[str]:
+    """Said once at the end: the files a run leaves beside its report and its page, and what
+    each is for."""
+    from sgfcheck.run.ledger import state_path
+    from sgfcheck.run.reportfile import ReportKind
+
+    lines = []
+    if report is not None and ReportKind.for_path(report) is not ReportKind.NONE:
+        state = state_path(report)
+        if state.exists():
+            lines.append(f"beside the report, {state.name}: the run's state, which --resume "
+                         f"{report.name} reads to go on after an interruption (keep it with the "
+                         "report, or remove both)")
+    if pages is not None and Path(pages).is_dir():
+        lines.append(f"beside the page, {Path(pages).name}/: the page of each problem game, "
+                     f"linked from {html_page.name if html_page else 'the page'}")
+    return lines
 

@@ -15,7 +15,6 @@ from sgfcheck.cli.common import (
     QuietOption,
     RulesOption,
     WideOption,
-    document_output,
     each_input,
     examples,
     format_option,
@@ -59,7 +58,7 @@ def check(
                      help="For every move illegal under at least one preset, its verdict "
                      "under every preset, side by side."),
     ] = False,
-    format_name: Annotated[str, format_option("check")] = "text",
+    format_name: Annotated[str | None, format_option("check")] = None,
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
     verbose: Annotated[
@@ -77,8 +76,7 @@ def check(
     validate([rules], encoding, komi)
     settings = Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
                         all_rules=all_rules, encoding=encoding, limits=limits_of(limit))
-    fmt = output_format("check", format_name)
-    document_output(output, fmt)
+    fmt = output_format("check", format_name, output)
     from sgfcheck.cli.exits import check_status
     from sgfcheck.replay.check import check_loaded
 

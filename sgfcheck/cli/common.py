@@ -87,21 +87,22 @@ MoveOption = Annotated[int | None, typer.Option(
     show_default=False)]
 CompareOption = Annotated[str | None, typer.Option(
     "--compare", metavar="NAME,...", help="Rulesets counted beside the game's own, "
-    "comma-separated (default: tromp-taylor,chinese,japanese,aga,stone-scoring).",
+    "comma-separated (default: tromp-taylor, chinese, japanese, aga and stone-scoring).",
     show_default=False)]
 GameRulesOption = Annotated[str | None, typer.Option(
     "--game-rules", metavar="NAME", hidden=True,
     help="The former spelling of --rules on score and annotate (kept for one release).")]
 InputsArgument = Annotated[list[str], typer.Argument(
-    metavar="INPUT...", show_default=False,
+    metavar="INPUT", show_default=False,
     help="Records (SGF, GIB, NGF, UGF), folders (recursive), globs, .zip/.tar/.tar.gz archives, "
          "or '-' for one record on standard input.")]
 RecordArgument = Annotated[str, typer.Argument(
     metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or '-' for standard input.",
     show_default=False)]
 OutputFileOption = Annotated[Path | None, typer.Option(
-    "--output", "-o", metavar="FILE", help="With --format html: write the page here (default: "
-    "standard output).", show_default=False)]
+    "--output", "-o", metavar="FILE", help="Write the output to this file instead of standard "
+    "output; its name gives the format unless --format does (.html, .json or .jsonl, .csv, "
+    ".md, .txt).", show_default=False)]
 
 
 # --- errors and printing ----------------------------------------------------------------------
@@ -230,32 +231,35 @@ def not_the_input(file: str, output: Path) -> None:
         raise usage_error("--output is the input file; the input is never changed")
 
 
+def write_output(text: str, output: Path) -> None:
+    """Write a command's whole output to a file, and say so on standard error."""
+    output.write_text(text, encoding="utf-8")
+    say(f"written: {output} ({len(text.encode('utf-8')) // 1024} KB)", err=True)
+
+
 def write_page(page: str, output: Path | None) -> None:
     if output is None:
         typer.echo(page, nl=False)
     else:
-        output.write_text(page, encoding="utf-8")
-        say(f"page written: {output} ({len(page.encode('utf-8')) // 1024} KB)", err=True)
+        write_output(page, output)
 
 
-def document_output(output: Path | None, fmt: OutputFormat) -> None:
-    """``--output`` goes with a document format (a page); it is checked before any work."""
-    if output is not None and not fmt.document:
-        raise usage_error("--output is for --format html (the other formats go to standard "
-                          "output)")
-    check_writable("--output", output)
+SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".jsonl": "json",
+                  ".csv": "csv", ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
+"""The format an output file's name says."""
 
 
 # --- the loop of check, score and life ----------------------------------------------------------
 
 
-def show(text: str, fmt: OutputFormat) -> None:
-    """Print a rendered report: as it is when the format escapes for itself (JSON), else made
-    safe for a terminal."""
-    if fmt.safe:
-        typer.echo(text)
+def show(text: str, fmt: OutputFormat, sink: list[str] | None = None) -> None:
+    """Print a rendered report, or keep it for the output file (``sink``): as it is when the
+    format escapes for itself (JSON), else made safe for a terminal."""
+    safe = text if fmt.safe else terminal_text(text)
+    if sink is not None:
+        sink.append(safe + "\n")
     else:
-        say(text)
+        typer.echo(safe)
 
 
 Report = TypeVar("Report")
@@ -287,26 +291,33 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
                output: Path | None = None,
                prepare: Callable[[LoadedFile], LoadedFile] | None = None) -> ExitStatus:
-    """Each record processed by the library (with progress), rendered as the format says, each
-    skipped file said; the worst exit status. ``prepare``: what the command keeps of a file
-    (the games it will judge), before its games are counted for the progress. Inputs that hold
-    no record at all are a usage error."""
+    """Each record processed by the library (with progress), rendered as the format says (to
+    standard output, or all of it to ``output``), each skipped file said; the exit status.
+    ``prepare``: what the command keeps of a file (the games it will judge), before its games
+    are counted for the progress.
+
+    One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
+    record in the inputs, or none of them readable), else 1 when something was found (an
+    unreadable file or a path that is not there among records read, or the command's own
+    findings), else 0."""
     from sgfcheck.records.inputs import Skipped
 
     worst = ExitStatus.OK
-    read = 0
+    read = skipped = done = 0
     reports: list[Report] = []
+    sink: list[str] | None = None if output is None else []
     track = _Tracker(files, quiet)
     try:
         for loaded in inputs:
             if isinstance(loaded, Skipped):
+                skipped += 1
                 path, member = loaded.key
                 name = path if member is None else f"{path}:{member}"
                 shown = fmt.render_skipped(name, loaded.reason)
                 if shown is None:
                     say(f"{name}: skipped, {loaded.reason}", err=True)
                 else:
-                    show(shown, fmt)
+                    show(shown, fmt, sink)
                 continue
             read += 1
             if prepare is not None:
@@ -314,20 +325,28 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
             report = process(loaded, track.file_read(len(loaded.games)))
             track.file_done()
             if fmt.each is not None:
-                show(fmt.render_each(report, style), fmt)
+                show(fmt.render_each(report, style), fmt, sink)
             else:
                 reports.append(report)
-            worst = max(worst, status(report))
+            found = status(report)
+            done += found is not ExitStatus.USAGE
+            worst = max(worst, found)
     finally:
         track.bar.close()
     if not read:
-        raise usage_error("no record in the inputs (see the files skipped above)")
+        raise usage_error("no record in the inputs" + (
+            f" ({skipped} file(s) skipped, each said above)" if skipped
+            else ": no file found in " + ", ".join(files)))
     if fmt.whole is not None:
         text = fmt.render_whole(reports, style)
-        if fmt.document:
-            write_page(text, output)
-        else:
+        if sink is None:
             typer.echo(text, nl=False)
+        else:
+            sink.append(text)
+    if sink is not None and output is not None:
+        write_output("".join(sink), output)
+    if done and (worst is ExitStatus.USAGE or skipped):
+        return ExitStatus.FOUND  # unreadable or missing inputs among records read
     return worst
 
 
@@ -458,14 +477,30 @@ def format_option(command: str) -> Any:
 
     choices = FORMATS[command]
     helps = "; ".join(f"{name}: {fmt.help}" for name, fmt in choices.items())
-    return typer.Option("--format", metavar="|".join(choices), help=f"{helps}.")
+    first = next(iter(choices))
+    return typer.Option("--format", metavar="|".join(choices), show_default=False,
+                        help=f"{helps}. Default: what --output's name says, else {first}.")
 
 
-def output_format(command: str, name: str) -> OutputFormat:
+def output_format(command: str, name: str | None, output: Path | None = None) -> OutputFormat:
+    """The format of a command's output: ``--format``, else what ``--output``'s name says
+    (``page.html``), else the first registered; a usage error (before any work) for a format the
+    command does not write, or a name that says another format than ``--format``. The output
+    file is checked writable here too."""
     from sgfcheck.output.formats import FORMATS
 
-    found = FORMATS[command].get(name)
+    choices = FORMATS[command]
+    said = None if output is None else SUFFIX_FORMATS.get(output.suffix.lower())
+    if name is None:
+        if said is not None and said not in choices:
+            raise usage_error(f"--output {output}: the name says {said}; {command} writes "
+                              + ", ".join(choices))
+        name = said or next(iter(choices))
+    elif said is not None and said != name:
+        raise usage_error(f"--format {name} but --output {output} says {said}: give one, or "
+                          "names that agree")
+    found = choices.get(name)
     if found is None:
-        raise usage_error(f"--format {name!r}: {command} writes "
-                          + ", ".join(FORMATS[command]))
+        raise usage_error(f"--format {name!r}: {command} writes " + ", ".join(choices))
+    check_writable("--output", output)
     return found

@@ -14,6 +14,7 @@ from sgfcheck.cli.common import (
     KomiOption,
     LimitOption,
     MoveOption,
+    OutputFileOption,
     QuietOption,
     RulesOption,
     SeedOption,
@@ -45,7 +46,11 @@ def life(
     engine: EngineOption = EngineName.AUTO,
     rules: RulesOption = "auto",
     komi: KomiOption = None,
-    format_name: Annotated[str, format_option("life")] = "text",
+    format_name: Annotated[str | None, format_option("life")] = None,
+    output: OutputFileOption = None,
+    every: Annotated[bool, typer.Option(
+        "--all", metavar="", help="List every chain in the table (by default the chains no one "
+        "doubts alive are counted, not listed).")] = False,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
     wide: WideOption = False,
@@ -58,7 +63,7 @@ def life(
     """
     validate([rules], encoding, komi)
     limits = limits_of(limit)
-    fmt = output_format("life", format_name)
+    fmt = output_format("life", format_name, output)
     inputs = load(files, encoding, limits, move)
     settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
                         engine=engine, encoding=encoding, limits=limits)
@@ -67,6 +72,6 @@ def life(
 
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: life_loaded(loaded, settings, on_game),
-        fmt, Style(width=width(wide)), life_status,
+        fmt, Style(verbose=every, width=width(wide)), life_status, output,
         prepare=lambda loaded: within_judged(loaded, settings)))
 

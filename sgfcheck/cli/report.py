@@ -46,7 +46,7 @@ def report_merge(
     the duplicates across all parts.
 
     Exit status: 0 merged, 1 some partitions are not complete (run the batch again), 2 usage
-    error (not such a folder).
+    error (DIR is not a folder, or holds no run).
     """
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
     from sgfcheck.output.scores import render_summary_text

@@ -24,7 +24,6 @@ from sgfcheck.cli.common import (
     WideOption,
     compare_rows,
     dead_points,
-    document_output,
     each_input,
     examples,
     format_option,
@@ -69,7 +68,7 @@ def score(
     engine: EngineOption = EngineName.AUTO,
     move: MoveOption = None,
     komi: KomiOption = None,
-    format_name: Annotated[str, format_option("score")] = "text",
+    format_name: Annotated[str | None, format_option("score")] = None,
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
@@ -92,8 +91,7 @@ def score(
     if dead and alive:
         raise usage_error("--dead and --alive exclude each other")
     limits = limits_of(limit)
-    fmt = output_format("score", format_name)
-    document_output(output, fmt)
+    fmt = output_format("score", format_name, output)
     inputs = load(files, encoding, limits, move)
     settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
                         move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,

@@ -72,6 +72,22 @@ class DeadStones:
         """The dead stones' GTP names, sorted as text."""
         return sorted(board.name(p) for p in self.points)
 
+    def by_colour(self, board: Board) -> str:
+        """The dead stones for people, each colour named, in board order (by column, then row
+        from the bottom): ``black D4, E5; white Q9, Q16``, or ``none``."""
+        parts = []
+        for colour in (BLACK, WHITE):
+            points = sorted((p for p in self.points if board.colour[p] == colour),
+                            key=lambda p: (p % board.width, -(p // board.width)))
+            if points:
+                parts.append(f"{Colour(colour).name.lower()} "
+                             + ", ".join(board.name(p) for p in points))
+        return "; ".join(parts) or "none"
+
+
+def _stones(stones: list[int]) -> str:
+    return "1 stone" if len(stones) == 1 else f"{len(stones)} stones"
+
 
 DeadStoneSource = Callable[[GameRecord, Line, Board, GameContext], "DeadStones | None"]
 """A source of dead stones: the game, the line played, its final position, the game's context
@@ -192,12 +208,12 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                 most_dead = chain.share < MAJORITY
                 if most_dead:
                     points.update(chain.stones)
-                notes.append(f"uncertain: {_chain_name(board, chain)} ({len(chain.stones)} "
-                             f"stones, own in {chain.share:.0%} of playouts): counted "
+                notes.append(f"uncertain: {_chain_name(board, chain)} ({_stones(chain.stones)}, "
+                             f"own in {chain.share:.0%} of playouts): counted "
                              f"{'dead' if most_dead else 'alive'}, as most playouts left it")
             else:
-                notes.append(f"unsettled: {_chain_name(board, chain)} ({len(chain.stones)} "
-                             f"stones): {_ENGINE_WORDS[asks]} gives it dead with one side to "
+                notes.append(f"unsettled: {_chain_name(board, chain)} "
+                             f"({_stones(chain.stones)}): {_ENGINE_WORDS[asks]} gives it dead with one side to "
                              "move and alive with the other; counted alive")
         return DeadStones(points, Source.ESTIMATE, notes, judgement=found,
                           findings=findings, ownership=found.ownership)

@@ -98,9 +98,8 @@ def _verdict_lines(game: GameScore) -> list[str]:
         out.append(f"Not scored: {game.error}")
     elif game.dead is not None and game.position is not None:
         at = "the end" if game.final else f"move {game.scored_move}"
-        dead = game.dead.names(game.position.board)
-        out.append(f"Scored at {at}; dead stones ({game.dead.source.value}): "
-                   + (", ".join(dead) if dead else "none"))
+        out.append(f"Scored at {at}; dead stones ({game.dead.source.label}): "
+                   + game.dead.by_colour(game.position.board))
         for score, name in zip(game.scores, row_names(game), strict=True):
             out.append(f"  {name}: {score.result_text} ({score.method.value}; "
                        f"Black {score.black.total:g}, White {score.white.total:g})")

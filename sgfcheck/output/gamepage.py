@@ -24,7 +24,8 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.html import LEGEND, esc, score_summary_html, score_table_html
-from sgfcheck.points import point_name
+from sgfcheck.output.scores import answer_line
+from sgfcheck.points import gtp_column, point_name
 from sgfcheck.records.record import Move, Node
 from sgfcheck.replay.check import GameReport, compare_rulesets
 from sgfcheck.replay.replay import replay
@@ -132,6 +133,7 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
         "startColours": [int(previous.board.colour[p]) for p in start],
         "startComment": _comment(nodes[0] if nodes else None),
         "moves": moves, "rulesets": rulesets, "own": own.name, "illegal": illegal,
+        "columns": [gtp_column(c) for c in range(record.width)],
         "end": end,
         "players": [visible(info.get("PB", "")), visible(info.get("PW", ""))],
         "result": visible(record.result_raw or ""),
@@ -170,7 +172,8 @@ def game_page(path: str, report: GameReport, scored: GameScore) -> str:
         if data["end"] is not None else "<p>Not scored.</p>"
     body = f"""<header><h1>{esc(title)}</h1>
 <p class="file">{esc(path)}, game {record.index + 1}: {len(data['moves'])} moves,
-{record.width}x{record.height}, rules {esc(data['own'])}</p></header>
+{record.width}x{record.height}, rules {esc(data['own'])}</p>
+{_answer_html(report, scored)}</header>
 <main>
 <section class="boardpane">
 <div id="board" role="img" aria-label="the board"></div>
@@ -201,7 +204,7 @@ def game_page(path: str, report: GameReport, scored: GameScore) -> str:
 </main>
 <section id="end" hidden>
 <h2>The end of the game</h2>
-{end_html}
+<div class="scroll">{end_html}</div>
 </section>
 {LEGEND}
 <p class="legend">On this page: the last move has a red ring; a red &#215; marks a move the chosen
@@ -215,6 +218,21 @@ computed by sgfcheck; the page only draws them. Self-contained: nothing is fetch
                       '<meta name="viewport" content="width=device-width, initial-scale=1">',
                       f"<title>{esc(title)}</title>", f"<style>{STYLE}</style>", "</head>",
                       "<body>", body, "</body>", "</html>", ""])
+
+
+def _answer_html(report: GameReport, scored: GameScore) -> str:
+    """The verdict on RE, in view when the page opens, with buttons to the end of the game
+    (where the count is drawn) and to the first illegal move under the game's rules."""
+    rc = scored.result_check
+    status = rc.status.value if rc is not None else "not-scored"
+    answer = answer_line(scored).removeprefix("answer: ")
+    illegal = report.illegal_moves
+    buttons = ['<button id="toend">the end of the game: the count</button>']
+    if illegal and illegal[0].move is not None:
+        buttons.append(f'<button id="toillegal" data-move="{illegal[0].move}">the first illegal '
+                       f"move (move {illegal[0].move}, {len(illegal)} in all)</button>")
+    return (f'<div class="verdict {esc(status.replace(" ", "-"))}" id="answer">'
+            f"<b>{esc(answer)}</b><div class=\"controls\">{''.join(buttons)}</div></div>")
 
 
 STYLE = """
@@ -249,7 +267,7 @@ td.bad{color:#a00}
 footer{margin-top:1.5em;font-size:.85em;color:#666}
 svg .grid{stroke:#000;stroke-width:.04}
 svg .hoshi{fill:#000}
-svg .coord{font-size:.45px;fill:#333;text-anchor:middle;dominant-baseline:central}
+svg .coord{font-size:.4px;fill:#333;text-anchor:middle;dominant-baseline:central}
 svg .stone.black{fill:#111}
 svg .stone.white{fill:#fafafa;stroke:#111;stroke-width:.04}
 svg .stone.dead{opacity:.45}
@@ -271,7 +289,6 @@ SCRIPT = r"""
 "use strict";
 var D = JSON.parse(document.getElementById("data").textContent);
 var W = D.size[0], H = D.size[1], N = D.moves.length, NS = "http://www.w3.org/2000/svg";
-var LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZabcdefghjklmnopqrstuvwxyz";
 // Positions and move numbers after every move, from the data's stones added and removed.
 var pos = [], nums = [];
 var p0 = new Array(W * H).fill(0), n0 = new Array(W * H).fill(0);
@@ -292,17 +309,18 @@ function el(name, attrs, parent){
 }
 function x(p){ return p % W + 1; }
 function y(p){ return Math.floor(p / W) + 1; }
-var svg = el("svg", {viewBox: "0 0 " + (W + 1) + " " + (H + 1), "class": "goban"});
-el("rect", {x: 0, y: 0, width: W + 1, height: H + 1, fill: "#dcb35c"}, svg);
+// A margin of .8 of a point each side: the coordinates stand clear of the edge stones.
+var svg = el("svg", {viewBox: "-0.3 -0.3 " + (W + 1.6) + " " + (H + 1.6), "class": "goban"});
+el("rect", {x: -0.3, y: -0.3, width: W + 1.6, height: H + 1.6, fill: "#dcb35c"}, svg);
 for (var i = 1; i <= W; i++) el("line", {x1: i, y1: 1, x2: i, y2: H, "class": "grid"}, svg);
 for (var j = 1; j <= H; j++) el("line", {x1: 1, y1: j, x2: W, y2: j, "class": "grid"}, svg);
 for (var c = 0; c < W; c++) {
-  el("text", {x: c + 1, y: 0.45, "class": "coord"}, svg).textContent = LETTERS[c];
-  el("text", {x: c + 1, y: H + 0.55, "class": "coord"}, svg).textContent = LETTERS[c];
+  el("text", {x: c + 1, y: 0.15, "class": "coord"}, svg).textContent = D.columns[c];
+  el("text", {x: c + 1, y: H + 0.85, "class": "coord"}, svg).textContent = D.columns[c];
 }
 for (var r = 0; r < H; r++) {
-  el("text", {x: 0.4, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
-  el("text", {x: W + 0.6, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
+  el("text", {x: 0.12, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
+  el("text", {x: W + 0.88, y: r + 1, "class": "coord"}, svg).textContent = String(H - r);
 }
 function hoshi(n){ if (n < 7) return []; var e = n >= 13 ? 3 : 2;
   var s = [e, n - 1 - e]; if (n % 2 && n >= 9) s.push((n - 1) / 2); return s; }
@@ -400,7 +418,11 @@ function show(n){
     list.appendChild(li);
   });
   document.getElementById("end").hidden = n !== N;
-  if (history.replaceState) history.replaceState(null, "", "#move=" + n);
+  if (history.replaceState) history.replaceState(null, "", link(n));
+}
+function link(n){
+  var r = ruleset();
+  return "#" + (r === D.rulesets[0] ? "" : "rules=" + encodeURIComponent(r) + "&") + "move=" + n;
 }
 function next(test){ for (var k = current + 1; k <= N; k++) if (test(k)) return show(k); }
 document.getElementById("slider").max = N;
@@ -421,8 +443,18 @@ document.addEventListener("keydown", function(e){
            PageUp: current - 10, PageDown: current + 10}[e.key];
   if (k !== undefined) { e.preventDefault(); show(k); }
 });
-var hash = /#move=(\d+)/.exec(location.hash);
-show(hash ? +hash[1] : 0);
+document.getElementById("toend").onclick = function(){ show(N); };
+var toIllegal = document.getElementById("toillegal");
+if (toIllegal) toIllegal.onclick = function(){ show(+toIllegal.dataset.move); };
+// A link names a move and, if not the game's own, a ruleset: #rules=aga&move=120.
+var asked = {};
+location.hash.replace(/^#/, "").split("&").forEach(function(part){
+  var kv = part.split("="); if (kv.length === 2) asked[kv[0]] = kv[1]; });
+if (asked.rules !== undefined) {
+  var want = decodeURIComponent(asked.rules);
+  if (D.rulesets.indexOf(want) >= 0) select.value = want;
+}
+show(/^\d+$/.test(asked.move || "") ? +asked.move : 0);
 window.sgfcheckView = {show: show, position: function(){ return pos[current]; },
                        current: function(){ return current; }, drawn: performance.now()};
 })();

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
@@ -25,6 +25,7 @@ from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import STYLE, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
+from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.result_check import CheckStatus
 from sgfcheck.version import VERSION
 
@@ -179,16 +180,29 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
         out.append(_findings_list([f for f in game.findings if f.code.family != "RES"]))
         return out
     out += score_summary_html(game)
-    out.append('<div class="boards">')
+    # Where the rulesets differ leads (the table, why the rows differ); then one board for each
+    # different drawing of the count, captioned with every ruleset it stands for.
+    out += score_table_html(game)
+    drawings: dict[str, list[Score]] = {}
     for score in game.asked_scores:
-        picture = scored_picture(game, score)
-        out.append(f'<figure class="board" data-ruleset="{esc(score.ruleset.name)}">'
+        drawn = render_svg(replace(scored_picture(game, score), title=""), style=False)
+        drawings.setdefault(drawn, []).append(score)
+    if len(drawings) < len(game.asked_scores):
+        out.append(f"<p>The count drawn: {len(drawings)} board(s) for "
+                   f"{len(game.asked_scores)} rulesets; rulesets that mark the same points "
+                   "share a board.</p>")
+    out.append('<div class="boards">')
+    for scores in drawings.values():
+        names = " ".join(score.ruleset.name for score in scores)
+        title = "; ".join(f"{score.ruleset.name}: {score.result_text}" for score in scores)
+        picture = replace(scored_picture(game, scores[0]), title=title)
+        caption = "; ".join(f"{score.ruleset.name}: {score.result_text} "
+                            f"({score.method.value})" for score in scores)
+        out.append(f'<figure class="board" data-ruleset="{esc(names)}">'
                    f"{render_svg(picture, style=False)}"
-                   f"<figcaption>{esc(score.ruleset.name)}: {esc(score.result_text)} "
-                   f"({esc(score.method.value)})</figcaption></figure>")
+                   f"<figcaption>{esc(caption)}</figcaption></figure>")
     out.append("</div>")
     out.append(LEGEND)
-    out += score_table_html(game)
     return out
 
 
@@ -207,13 +221,12 @@ def score_summary_html(game: GameScore) -> list[str]:
         out.append(_verdict_box(rc.status.value, text))
     context = check.context
     board = game.position.board
-    dead = game.dead.names(board)
     where = "the end of the game" if game.final else f"the position after move {game.scored_move}"
     facts = [f"scored: {where}",
              f"game rules: {context.ruleset.name} ({context.rules_detail}); "
              f"komi {context.komi_text}; handicap {check.game.handicap}",
              f"recorded result: {check.game.result_raw or 'none'}",
-             f"dead stones from {game.dead.source.value}: " + (", ".join(dead) if dead else "none")]
+             f"dead stones from {game.dead.source.label}: " + game.dead.by_colour(board)]
     if game.dead.judgement is not None:
         low = min((c.confidence for c in game.dead.judgement.chains
                    if c.confidence is not None), default=None)
@@ -327,6 +340,9 @@ class ProblemGame:
     caption: str = ""
     view: str = ""
     """A link to the game's page (``sgfcheck view``), written beside the batch page."""
+    count: str = ""
+    """The count the verdict on RE was reached on, with its ruleset and komi (``B+3.5 under
+    japanese with komi 6.5``); empty where nothing was counted."""
 
     @property
     def rank(self) -> int:
@@ -367,9 +383,12 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
     basis = ""
     if rc is not None and status is not CheckStatus.NOT_SCORED:
         basis = basis_text(rc, game.dead.source if game.dead is not None else None)
+    count = ""
+    if rc is not None and rc.computed:
+        count = rc.computed + (f" under {rc.reading}" if rc.reading else "")
     return ProblemGame(label, verdict, check.game.result_raw or "", status.value,
                        rc.reason if rc is not None else "", basis, illegal, findings, svg,
-                       caption)
+                       caption, count=count)
 
 
 def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
@@ -403,16 +422,22 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
             page = Raw(f'<a class="view" href="{esc(p.view)}">step through</a>') if p.view \
                 else ""
             rows.append([Raw(f'<a href="#game-{i + 1}">{esc(p.label)}</a>'), p.verdict,
-                         p.result, p.result_check, "; ".join(p.illegal), page])
-        body.append(_table(["game", "verdict", "RE", "RE check", "illegal moves", "page"], rows,
-                           text_cols=6, css="sortable problems", table_id="problems"))
+                         p.result, p.result_check, p.count, "; ".join(p.illegal), page])
+        body.append(_table(["game", "verdict", "RE", "RE check", "counted (rules, komi)",
+                            "illegal moves", "page"], rows,
+                           text_cols=7, css="sortable problems", table_id="problems"))
         for i, p in enumerate(problems):
             body.append(f'<section class="problem" id="game-{i + 1}">'
                         f"<h3>{esc(p.label)}</h3>")
-            text = f"<b>{esc(p.verdict.upper())}</b>; RE {esc(p.result or 'none')}: " \
-                   f"{esc(p.result_check)}"
+            check = f"RE {esc(p.result or 'none')}: {esc(p.result_check)}"
             if p.reason:
-                text += f" - {esc(p.reason)}"
+                check += f" - {esc(p.reason)}"
+            if p.verdict in ("clean", "warnings"):  # the problem is the result: it leads
+                text = f"<b>{check}</b><br>moves: {esc(p.verdict)}"
+            else:
+                text = f"<b>{esc(p.verdict.upper())}</b>; {check}"
+            if p.count:
+                text += f"<br>counted: {esc(p.count)}"
             if p.basis:
                 text += f"<br>rests on: {esc(p.basis)}"
             body.append(_verdict_box(p.result_check if p.verdict in ("clean", "warnings")

@@ -112,9 +112,8 @@ def render_score_text(report: FileScore, markdown: bool = False,
         out.append(f"{item}{where}; game rules {context.ruleset.name} ({context.rules_detail}), "
                    f"komi {context.komi_text}, handicap {g.handicap}")
         board = game.position.board
-        dead = game.dead.names(board)
-        out.append(f"{item}dead stones ({game.dead.source}): "
-                   + (", ".join(dead) if dead else "none"))
+        out.append(f"{item}dead stones ({game.dead.source.label}): "
+                   f"{game.dead.by_colour(board)}")
         for note in game.dead.notes:
             out.append(f"{sub}{note}")
         seki = sorted(p for c in COLOURS for p in game.position.seki_empty[c])
@@ -197,7 +196,17 @@ _BASIS_WORDS = {
 }
 
 
-_ENGINE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones"}
+_SOURCE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones",
+                 Source.USER_DEAD: "the dead stones you gave (--dead)",
+                 Source.USER_ALIVE: "the stones as they stand, every one counted alive as "
+                                    "asked (--alive or --dead-stones none)"}
+"""Where the dead stones' source says more than the verdict's basis."""
+
+
+def _resting_on(rc: ResultCheck, source: Source | None) -> str:
+    assert rc.basis is not None
+    return _SOURCE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source else \
+        _BASIS_WORDS[rc.basis]
 
 
 def answer_line(game: GameScore) -> str:
@@ -244,8 +253,7 @@ def answer_line(game: GameScore) -> str:
                             F.RES_ASSUMED_RECORD)]
     if rc.basis is not None:
         source = game.dead.source if game.dead is not None else None
-        on = (_ENGINE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source
-              else _BASIS_WORDS[rc.basis])
+        on = _resting_on(rc, source)
         if rc.least_confidence is not None:
             on += f", least confidence {rc.least_confidence:g}"
         parts.append(f"on {on}")
@@ -268,8 +276,7 @@ def basis_text(rc: ResultCheck, source: Source | None = None) -> str:
     """What a result check rests on, in words (``source``: where the dead stones came from)."""
     if rc.basis is None:
         return "nothing"
-    parts = [_ENGINE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source else
-             _BASIS_WORDS[rc.basis]]
+    parts = [_resting_on(rc, source)]
     if rc.least_confidence is not None:
         parts.append(f"least confidence {rc.least_confidence:g}")
     parts.append("the game ended by two passes" if rc.finished else
@@ -309,8 +316,9 @@ _LIFE_SOURCE_NOTE = {
 }
 
 
-def render_life_text(report: FileLife, width: int | None = None) -> str:
-    """The ``life`` report for people: a board and a table of chains, within ``width``."""
+def render_life_text(report: FileLife, width: int | None = None, every: bool = False) -> str:
+    """The ``life`` report for people: a board and a table of chains, within ``width``: the
+    dead, seki, unknown and doubtful chains, and those proven alive (``every``: all)."""
     out: list[str] = []
     path = report.path
     refused = refused_line(report.check, width)
@@ -333,10 +341,12 @@ def render_life_text(report: FileLife, width: int | None = None) -> str:
         out.append(status_diagram(game.board, game.chains))
         out.append("X O alive, x o dead, X= O= seki, X? O? uncertain (estimate) or unknown")
         rows: list[list[Cell]] = []
+        unlisted = 0
         for chain in sorted(game.chains,
                             key=lambda c: (c.status is Status.ALIVE, c.points[0])):
-            if chain.status is Status.ALIVE and chain.source is not Source.BENSON and not (
-                    chain.source is Source.ESTIMATE and (chain.confidence or 0) < 0.9):
+            if not every and chain.status is Status.ALIVE and chain.source is not Source.BENSON \
+                    and not (chain.source is Source.ESTIMATE and (chain.confidence or 0) < 0.9):
+                unlisted += 1
                 continue
             shown = ", ".join(chain.points[:8]) + (" ..." if len(chain.points) > 8 else "")
             conf = "" if chain.confidence is None else f"{chain.confidence:g}"
@@ -352,7 +362,13 @@ def render_life_text(report: FileLife, width: int | None = None) -> str:
         counts: dict[str, int] = {}
         for chain in game.chains:
             counts[chain.status.value] = counts.get(chain.status.value, 0) + 1
-        out.append("chains: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+        out.append("chains: " + (", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+                                 or "none"))
+        if unlisted:
+            out.append(f"not listed: {unlisted} alive chain(s) not in doubt (alive by the "
+                       "markup, your word, an engine or a rule, or by the estimate with a "
+                       "confidence of 0.9 or more); --all lists every chain, as --format json "
+                       "does")
     return "\n".join(wrap_line(line, width) for line in out)
 
 
@@ -440,4 +456,4 @@ def score_csv(reports: list[FileScore], verbose: bool, width: int | None) -> str
 
 
 def life_text(report: FileLife, verbose: bool, width: int | None) -> str:
-    return render_life_text(report, width)
+    return render_life_text(report, width, every=verbose)

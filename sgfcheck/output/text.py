@@ -162,6 +162,11 @@ def render_text(report: FileReport, verbose: bool = False, width: int | None = N
         out.append(f"{report.path}: encoding {loaded.encoding} (guessed)")
     rows = _finding_rows(report.findings, verbose)
     if rows:
+        if not report.unreadable:  # the table says what it is about before it starts
+            errors = sum(1 for f in report.findings if f.is_error)
+            out.append(wrap_line(f"{report.path}: " + (
+                f"ERRORS IN THE FILE ({errors}); the verdict on each game's moves follows"
+                if errors else "findings on the file itself"), width))
         out.append(_findings_table(rows, width))
     for game in report.games:
         out.append(wrap_line(game_verdict_line(report.path, game), width))

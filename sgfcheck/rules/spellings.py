@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from enum import Enum
 from functools import lru_cache
 from typing import Any, get_type_hints
 
@@ -173,17 +174,33 @@ def parse_rules_string(text: str) -> Ruleset:
         key, _, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if key not in _PARAM_TYPES:
-            raise ValueError(f"unknown rule parameter {key!r}")
-        kind = _PARAM_TYPES[key]
-        value = value.strip()
-        if kind is bool:
-            if value.lower() not in ("yes", "no", "true", "false", "1", "0"):
-                raise ValueError(f"{key} takes yes or no, not {value!r}")
-            changes[key] = value.lower() in ("yes", "true", "1")
-        elif key == "komi":
-            changes[key] = komi_value(value)
-        elif kind is float:
-            changes[key] = float(value)
-        else:
-            changes[key] = kind(value)
+            raise ValueError(f"{name}:{item}: no rule parameter {key!r}; the parameters are "
+                             + ", ".join(p.replace("_", "-") for p in _PARAM_TYPES))
+        changes[key] = _parameter_value(f"{name}:{item}", key, value.strip())
     return replace(base, **changes) if changes else base
+
+
+def _parameter_value(where: str, key: str, value: str) -> Any:
+    """One parameter's value read from text (``where``: as the user wrote it); a ValueError
+    names the parameter and, in words, the values it takes."""
+    kind = _PARAM_TYPES[key]
+    spelled = key.replace("_", "-")
+    if kind is bool:
+        if value.lower() not in ("yes", "no", "true", "false", "1", "0"):
+            raise ValueError(f"{where}: {spelled} takes yes or no")
+        return value.lower() in ("yes", "true", "1")
+    if kind is float:
+        try:
+            return komi_value(value) if key == "komi" else float(value)
+        except ValueError:
+            what = ("a number of points such as 6.5, 0 or -3 (at most 2704 either way)"
+                    if key == "komi" else "a number of points, such as 1 or 0.5")
+            raise ValueError(f"{where}: {spelled} takes {what}") from None
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        try:
+            return kind(value)
+        except ValueError:
+            values = [str(member.value) for member in kind]
+            raise ValueError(f"{where}: {spelled} takes " + ", ".join(values[:-1])
+                             + f" or {values[-1]}") from None
+    return value  # no parameter of another type

@@ -115,8 +115,8 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         w.pass_stones = replay.passes[BLACK]
         if ruleset.white_passes_last and replay.last_pass == BLACK:
             b.pass_stones += 1
-            notes.append("Black passed last: White's extra pass (White passes last) gives "
-                         "Black one more pass stone")
+            notes.append("Black passed last, and the rules want White to pass last: "
+                         "White's extra pass gives Black one more pass stone")
     elif ruleset.scoring is Scoring.TERRITORY:
         method = Method.TERRITORY
     elif ruleset.scoring is Scoring.STONE:
