@@ -213,8 +213,8 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                              f"{'dead' if most_dead else 'alive'}, as most playouts left it")
             else:
                 notes.append(f"unsettled: {_chain_name(board, chain)} "
-                             f"({_stones(chain.stones)}): {_ENGINE_WORDS[asks]} gives it dead with one side to "
-                             "move and alive with the other; counted alive")
+                             f"({_stones(chain.stones)}): {_ENGINE_WORDS[asks]} gives it dead "
+                             "with one side to move and alive with the other; counted alive")
         return DeadStones(points, Source.ESTIMATE, notes, judgement=found,
                           findings=findings, ownership=found.ownership)
 
