@@ -62,12 +62,10 @@ class Commands(TyperGroup):
 def _plain_placeholders(command: Any, ctx: Any) -> Any:
     """Help shows no Python type where a value's name is already said: an argument's own name
     (``INPUT...``) and ``--help`` (a flag) would otherwise read ``<list[str]>`` and ``<bool>``."""
-    import click
-
     commands = [command] + list(getattr(command, "commands", {}).values())
     for each in commands:
         params = list(each.params)
-        help_option = each.get_help_option(click.Context(each, parent=ctx))
+        help_option = each.get_help_option(ctx)
         if help_option is not None:
             params.append(help_option)
         for param in params:
