@@ -59,7 +59,11 @@ def json_safe(text: str) -> str:
     return _JSON_RAW_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "|", "%",
+                  "\uff1d", "\uff0b", "\uff0d", "\uff20", "\u2212", "\ufe62", "\ufe63",
+                  "\ufe66")
+"""What a spreadsheet may take for the start of a formula: the ASCII prefixes, and the forms it
+folds to them (fullwidth ＝ ＋ － ＠, the minus sign, the small forms ﹢ ﹣ ﹦)."""
 _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 

@@ -32,6 +32,9 @@ class Limits:
     """Decompressed bytes read from one archive at most (its members together)."""
     ratio: int = 200
     """Decompressed / compressed size of an archive member at most (zip bombs: 1,000+)."""
+    members: int = 1_000_000
+    """Members of one archive (files, folders, links: every entry) listed at most; the rest of
+    the archive is a finding. A tar is listed as it is read, a zip from its directory."""
     nodes: int = 2_000_000
     """Nodes of one file (all its games and variations) at most."""
     values: int = 5_000_000
@@ -70,6 +73,7 @@ LIMIT_HELP = {
     "member-size": "bytes of one archive member, decompressed",
     "archive-size": "decompressed bytes of one archive, all members together",
     "ratio": "decompressed / compressed size of one archive member",
+    "members": "entries of one archive listed (files, folders, links)",
     "nodes": "nodes of one file",
     "values": "property values of one file",
     "games": "games of one file checked",

@@ -79,6 +79,8 @@ class Settings:
     encoding: str | None = None
     """Read every file in this encoding, whatever ``CA`` says."""
     limits: Limits = DEFAULT_LIMITS
+    follow_links: bool = False
+    """Follow a folder's symbolic links that lead out of it (by default an input problem)."""
     timeout: float = 30.0
     """Seconds allowed per file in ``batch`` (0: no limit)."""
 

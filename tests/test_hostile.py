@@ -599,7 +599,8 @@ def test_fifos_and_devices_inside_folders_are_named_not_read(tmp_path: Path) -> 
     assert [(Path(str(r["path"])).name, [f["message"] for f in r["file_findings"]])  # type: ignore[attr-defined]
             for r in rows if r["index"] is None] == [
         ("fifo.sgf", ["a FIFO, not a record file; not read"]),
-        ("zero.sgf", ["a device, not a record file; not read"])]
+        ("zero.sgf", ["a symbolic link that leads out of the folder given (to /dev/zero); not "
+                      "followed (--follow-links follows it)"])]
 
 
 # --- batch: isolation ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from sgfcheck.cli.common import (
     usage_error,
     validate,
 )
-from sgfcheck.escaping import terminal_text
+from sgfcheck.escaping import visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -89,9 +89,9 @@ def annotate(
     scored = score_loaded(one_record(file, settings, "annotate"), settings)
     result = annotate_record(scored, wanted)
     output.write_bytes(result.data)
-    say(f"{terminal_text(file)} -> {output}: {result.games} game(s) annotated, "
+    say(f"{visible(file)} -> {output}: {result.games} game(s) annotated, "
         f"{result.comments} comment(s)", err=True)
     for change in result.changes:
-        say(f"  {terminal_text(change)}", err=True)
+        say(f"  {visible(change)}", err=True)
     raise typer.Exit(score_status(scored))
 

@@ -12,6 +12,7 @@ import typer
 from sgfcheck.cli.common import (
     EncodingOption,
     EngineOption,
+    FollowLinksOption,
     KomiOption,
     LimitOption,
     QuietOption,
@@ -120,6 +121,7 @@ def batch(
     ] = DeadStoneChoice.MARKUP,
     engine: EngineOption = EngineName.AUTO,
     limit: LimitOption = None,
+    follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -161,7 +163,8 @@ def batch(
             require_pyarrow()
         except ParquetUnavailable as exc:
             raise usage_error(str(exc)) from None
-    settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,
+    settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
+                        dead_stones=dead_stones,
                         engine=engine, limits=limits, timeout=timeout)
     # Imported when used (pebble, the pages): the other commands start faster without them.
     from sgfcheck.cli.exits import batch_status

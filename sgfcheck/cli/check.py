@@ -8,6 +8,7 @@ import typer
 
 from sgfcheck.cli.common import (
     EncodingOption,
+    FollowLinksOption,
     InputsArgument,
     KomiOption,
     LimitOption,
@@ -66,6 +67,7 @@ def check(
                            "tables (normalisations such as KM[6.50] -> 6.5).")
     ] = False,
     limit: LimitOption = None,
+    follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -81,7 +83,7 @@ def check(
     from sgfcheck.replay.check import check_loaded
 
     raise typer.Exit(each_input(
-        files, load(files, encoding, settings.limits), quiet,
+        files, load(files, encoding, settings.limits, follow_links=follow_links), quiet,
         lambda loaded, on_game: check_loaded(loaded, settings, on_game), fmt,
         Style(verbose, width(wide)), check_status, output))
 

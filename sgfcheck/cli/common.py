@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.escaping import terminal_text
+from sgfcheck.escaping import terminal_text, visible
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.output.formats import OutputFormat, Style
 from sgfcheck.settings import DeadStoneChoice, EngineName
@@ -75,6 +75,10 @@ LIMIT_HELP_TEXT = (
     + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
 LimitOption = Annotated[list[str] | None, typer.Option(
     "--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False)]
+FollowLinksOption = Annotated[bool, typer.Option(
+    "--follow-links", metavar="", help="Follow a folder's symbolic links that lead out of it "
+    "(by default they are listed as not read: a folder from strangers reads nothing beside "
+    "it). Links inside a folder are always read, once.")]
 WideOption = Annotated[bool, typer.Option(
     "--wide", metavar="", help="Tables as wide as they are: every column, no wrapping (default: "
     "fit the terminal, COLUMNS, or 100 columns).")]
@@ -266,13 +270,14 @@ Report = TypeVar("Report")
 
 
 def load(files: list[str], encoding: str | None, limits: Limits,
-         move: int | None = None) -> Iterable[LoadedFile | Skipped]:
+         move: int | None = None, follow_links: bool = False
+         ) -> Iterable[LoadedFile | Skipped]:
     """The inputs of a command, read one by one. With ``--move N`` all are read first: a move
     past the end of a game is a usage error before any work."""
     from sgfcheck.records.inputs import Skipped
     from sgfcheck.records.loading import load_inputs, past_the_end
 
-    inputs = load_inputs(files, encoding, limits, sys.stdin.buffer)
+    inputs = load_inputs(files, encoding, limits, sys.stdin.buffer, follow_links)
     if move is None:
         return inputs
     if move < 0:
@@ -315,7 +320,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                 name = path if member is None else f"{path}:{member}"
                 shown = fmt.render_skipped(name, loaded.reason)
                 if shown is None:
-                    say(f"{name}: skipped, {loaded.reason}", err=True)
+                    say(f"{visible(name)}: skipped, {loaded.reason}", err=True)
                 else:
                     show(shown, fmt, sink)
                 continue

@@ -25,7 +25,7 @@ from sgfcheck.cli.common import (
     validate,
 )
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.escaping import terminal_text
+from sgfcheck.escaping import visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -99,7 +99,7 @@ def diagram(
             raise usage_error(str(exc)) from None
     else:
         output.write_text(svg + "\n", encoding="utf-8")
-    say(f"{terminal_text(file)} game {game_no}: {terminal_text(picture.title)} -> {output}",
+    say(f"{visible(file)} game {game_no}: {visible(picture.title)} -> {output}",
         err=True)
     raise typer.Exit(ExitStatus.OK)
 

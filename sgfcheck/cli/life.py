@@ -10,6 +10,7 @@ from sgfcheck.cli.common import (
     DeadStonesOption,
     EncodingOption,
     EngineOption,
+    FollowLinksOption,
     InputsArgument,
     KomiOption,
     LimitOption,
@@ -53,6 +54,7 @@ def life(
         "doubts alive are counted, not listed).")] = False,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
+    follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -64,7 +66,7 @@ def life(
     validate([rules], encoding, komi)
     limits = limits_of(limit)
     fmt = output_format("life", format_name, output)
-    inputs = load(files, encoding, limits, move)
+    inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
                         engine=engine, encoding=encoding, limits=limits)
     from sgfcheck.cli.exits import life_status

@@ -12,6 +12,7 @@ from sgfcheck.cli.common import (
     DeadStonesOption,
     EncodingOption,
     EngineOption,
+    FollowLinksOption,
     GameRulesOption,
     InputsArgument,
     KomiOption,
@@ -72,6 +73,7 @@ def score(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
+    follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
     former_game_rules: GameRulesOption = None,
@@ -92,7 +94,7 @@ def score(
         raise usage_error("--dead and --alive exclude each other")
     limits = limits_of(limit)
     fmt = output_format("score", format_name, output)
-    inputs = load(files, encoding, limits, move)
+    inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
                         move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,
                         seed=seed, engine=engine, limits=limits)

@@ -24,7 +24,7 @@ from sgfcheck.cli.common import (
     validate,
 )
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.escaping import terminal_text
+from sgfcheck.escaping import visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -78,5 +78,5 @@ def view(
         typer.echo(page, nl=False)
         raise typer.Exit(ExitStatus.OK)
     output.write_text(page, encoding="utf-8")
-    say(f"{terminal_text(file)} game {game_no}: {len(page) // 1024} KB -> {output}", err=True)
+    say(f"{visible(file)} game {game_no}: {len(page) // 1024} KB -> {output}", err=True)
     raise typer.Exit(ExitStatus.OK)

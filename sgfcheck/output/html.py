@@ -278,9 +278,16 @@ def score_page(reports: list[FileScore], title: str = "sgfcheck score") -> str:
     return _page(title, body)
 
 
-def check_game_html(path: str, report: GameReport) -> list[str]:
-    """One game of ``check --format html``: the verdict, each illegal move on its board with
-    its verdict under every preset (``--all-rules``), the findings."""
+MAX_BOARDS = 200
+"""``check --format html`` draws at most this many illegal moves on their boards, over the whole
+page; the rest are listed (a record of thousands of illegal moves would make a page of hundreds
+of megabytes)."""
+
+
+def check_game_html(path: str, report: GameReport, boards: int = MAX_BOARDS) -> list[str]:
+    """One game of ``check --format html``: the verdict, each illegal move on its board (the
+    first ``boards``; the others listed) with its verdict under every preset (``--all-rules``),
+    the findings."""
     out = [f"<h2>{esc(_game_title(path, report))}</h2>"]
     context = report.context
     head = f"<b>{esc(report.verdict.value.upper())}</b>"
@@ -290,8 +297,14 @@ def check_game_html(path: str, report: GameReport) -> list[str]:
     by_move = {row.move: row for row in report.all_rules or []}
     illegal = report.illegal_moves
     if illegal:
+        drawn, listed = illegal[:max(0, boards)], illegal[max(0, boards):]
+        if listed:
+            out.append(f"<p class=\"note\">{len(drawn)} of the {len(illegal)} illegal moves are "
+                       f"drawn (a page draws at most {MAX_BOARDS} boards); the other "
+                       f"{len(listed)} are listed after the boards, and every one is among the "
+                       "findings.</p>")
         out.append('<div class="boards">')
-        for f in illegal:
+        for f in drawn:
             picture = illegal_move_picture(report, f)
             caption = (f"move {f.move}: {f.colour.word if f.colour else '?'} "
                        f"{f.point or ''}, {f.code.rule}")
@@ -300,6 +313,11 @@ def check_game_html(path: str, report: GameReport) -> list[str]:
                        f"<figcaption>{esc(caption)}</figcaption></figure>")
         out.append("</div>")
         out.append(LEGEND)
+        if listed:
+            out.append("<h3>Not drawn</h3>" + _table(
+                ["move", "colour", "point", "rule"],
+                [[f.move, f.colour.word if f.colour else "", f.point or "", f.code.rule]
+                 for f in listed], text_cols=4, css="not-drawn"))
     if by_move:
         presets = sorted({name for row in by_move.values() for name in row.verdicts})
         rows: list[list[object]] = []
@@ -316,10 +334,12 @@ def check_game_html(path: str, report: GameReport) -> list[str]:
 def check_page(reports: list[FileReport], title: str = "sgfcheck check") -> str:
     """``check --format html``: every game of every file."""
     body: list[str] = []
+    drawn = 0
     for report in reports:
         body.extend(_file_errors(report.path, report.findings))
         for game in report.games:
-            body.extend(check_game_html(report.path, game))
+            body.extend(check_game_html(report.path, game, MAX_BOARDS - drawn))
+            drawn += min(len(game.illegal_moves), max(0, MAX_BOARDS - drawn))
     return _page(title, body)
 
 

@@ -11,6 +11,7 @@ from tabulate import tabulate
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
+from sgfcheck.escaping import visible
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
     file_score_dict,
@@ -86,12 +87,12 @@ def render_score_text(report: FileScore, markdown: bool = False,
         return refused
     for f in report.check.findings:
         if f.is_error:
-            out.append(f"{report.path}: {f.code.code} {f.message}")
+            out.append(f"{visible(report.path)}: {f.code.code} {f.message}")
     if report.check.unreadable:
-        out.append(f"{report.path}: UNREADABLE")
+        out.append(f"{visible(report.path)}: UNREADABLE")
     for game in report.games:
         g = game.check.game
-        title = f"{report.path} game {g.index + 1}"
+        title = f"{visible(report.path)} game {g.index + 1}"
         if markdown:
             out += ["", f"### {title}", ""]
         else:
@@ -325,11 +326,12 @@ def render_life_text(report: FileLife, width: int | None = None, every: bool = F
     if refused is not None:
         return refused
     if report.check.unreadable:
-        out.append(f"{path}: UNREADABLE")
+        out.append(f"{visible(path)}: UNREADABLE")
         for f in report.check.findings:
             out.append(f"  {f.code.code} {f.message}")
     for game in report.games:
-        out.append(f"{path} game {game.check.game.index + 1}, position after move {game.move}")
+        out.append(f"{visible(path)} game {game.check.game.index + 1}, position after move "
+                   f"{game.move}")
         for f in game.findings:
             if f.code.family == "LIF":
                 out.append(f"  {f.code.code} {f.message}")
@@ -427,14 +429,15 @@ def render_summary_text(summary: Summary, width: int | None = None) -> str:
     """The summary table, the inputs that could not be read, and the first duplicate groups,
     within ``width``."""
     out = [fit_table(summary_rows(summary), ["summary", ""], width, wrap=0, numbers=(1,))]
-    out.extend(f"not read: {problem}" for problem in summary.problems)
-    out.extend(f"skipped, not a record: {name}" for name in summary.not_record_names[:20])
+    out.extend(f"not read: {visible(problem)}" for problem in summary.problems)
+    out.extend(f"skipped, not a record: {visible(name)}"
+               for name in summary.not_record_names[:20])
     if summary.not_records > 20:
         out.append(f"skipped, not a record: {summary.not_records - 20} more (see "
                    "--summary-json)")
     for title, groups in (("identical files", summary.identical_files),
                           ("same game in several records", summary.same_games)):
-        out.extend(f"{title}: " + ", ".join(group) for group in groups[:10])
+        out.extend(f"{title}: " + ", ".join(map(visible, group)) for group in groups[:10])
         if len(groups) > 10:
             out.append(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
     return "\n".join(wrap_line(line, width) for line in out)

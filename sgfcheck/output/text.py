@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from tabulate import tabulate
 
+from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.records.context import Origin
 from sgfcheck.rules.presets import PRESETS
@@ -48,7 +49,7 @@ _HEADERS = ["move", "colour", "point", "code", "severity", "rule", "message"]
 
 def game_verdict_line(path: str, game: GameReport) -> str:
     g = game.game
-    parts = [f"{path} game {g.index + 1}: {game.verdict.value.upper()}"]
+    parts = [f"{visible(path)} game {g.index + 1}: {game.verdict.value.upper()}"]
     illegal = game.illegal_moves
     if illegal:
         counts: dict[str, int] = {}
@@ -146,7 +147,8 @@ def refused_line(report: FileReport, width: int | None = None) -> str | None:
     if not (report.unreadable and len(report.findings) == 1 and errors):
         return None
     (why,) = errors
-    return wrap_line(f"{report.path}: UNREADABLE - {why.code.code} {why.message}", width)
+    return wrap_line(f"{visible(report.path)}: UNREADABLE - {why.code.code} {why.message}",
+                     width)
 
 
 def render_text(report: FileReport, verbose: bool = False, width: int | None = None) -> str:
@@ -157,14 +159,14 @@ def render_text(report: FileReport, verbose: bool = False, width: int | None = N
     if refused is not None:
         return refused
     if report.unreadable:
-        out.append(f"{report.path}: UNREADABLE")
+        out.append(f"{visible(report.path)}: UNREADABLE")
     elif loaded.encoding_guessed:
-        out.append(f"{report.path}: encoding {loaded.encoding} (guessed)")
+        out.append(f"{visible(report.path)}: encoding {loaded.encoding} (guessed)")
     rows = _finding_rows(report.findings, verbose)
     if rows:
         if not report.unreadable:  # the table says what it is about before it starts
             errors = sum(1 for f in report.findings if f.is_error)
-            out.append(wrap_line(f"{report.path}: " + (
+            out.append(wrap_line(f"{visible(report.path)}: " + (
                 f"ERRORS IN THE FILE ({errors}); the verdict on each game's moves follows"
                 if errors else "findings on the file itself"), width))
         out.append(_findings_table(rows, width))
@@ -216,4 +218,4 @@ def check_text(report: FileReport, verbose: bool, width: int | None) -> str:
 
 def skipped_text(name: str, reason: str) -> str:
     """A file met in a folder or archive that is not a record."""
-    return f"{name}: skipped, {reason}"
+    return f"{visible(name)}: skipped, {reason}"

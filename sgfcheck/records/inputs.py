@@ -88,16 +88,17 @@ def is_archive_name(name: str) -> bool:
 
 
 def iter_inputs(args: Iterable[str], stdin_lines: Iterable[str] | None = None,
-                limits: Limits = DEFAULT_LIMITS) -> Iterator[Item]:
-    """Expand command-line inputs into work items, in order."""
+                limits: Limits = DEFAULT_LIMITS, follow_links: bool = False) -> Iterator[Item]:
+    """Expand command-line inputs into work items, in order. A folder's symbolic links that
+    lead out of it are not followed unless ``follow_links``."""
     for arg in args:
         if arg == "-":
             for line in stdin_lines or ():
                 line = line.strip()
                 if line:
-                    yield from _expand(line, True, limits)
+                    yield from _expand(line, True, limits, follow_links=follow_links)
             continue
-        yield from _expand(arg, True, limits)
+        yield from _expand(arg, True, limits, follow_links=follow_links)
 
 
 _URL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -181,6 +182,15 @@ def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Ite
 
     budget = _Budget(url, limits, packed)
     with zipfile.ZipFile(handle) as archive:
+        whole = _zip_whole(archive, url, limits, budget.packed)
+        if whole is not None:
+            yield whole
+            return
+        if len(archive.infolist()) > limits.members:
+            yield InputProblem(url, None, f"the archive lists {len(archive.infolist())} "
+                               f"entries, more than the limit ({limits.describe('members')}); "
+                               "no member was read")
+            return
         for entry in _zip_entries(archive, url, budget):
             if not isinstance(entry, zipfile.ZipInfo):
                 yield entry
@@ -213,8 +223,8 @@ def read_zip_member(handle: IO[bytes], member: str, limits: Limits) -> tuple[byt
     return data, ""
 
 
-def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False
-            ) -> Iterator[Item]:
+def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False,
+            follow_links: bool = False) -> Iterator[Item]:
     import glob
 
     if is_url(arg):
@@ -225,10 +235,10 @@ def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False
         if not matches:
             yield InputProblem(arg, None, "no file matches this pattern")
         for match in matches:
-            yield from _expand(match, False, limits, count_only)
+            yield from _expand(match, False, limits, count_only, follow_links)
         return
     if os.path.isdir(arg):
-        yield from _walk(arg, limits, count_only)
+        yield from _walk(arg, limits, count_only, follow_links)
     elif is_archive_name(arg) and os.path.isfile(arg):
         yield from (_zip_names(arg) if count_only else _archive(arg, limits))
     elif os.path.isfile(arg) or (explicit and os.path.exists(arg)):
@@ -270,9 +280,15 @@ def _kind(path: str) -> str:
     return "a device"
 
 
-def _walk(top: str, limits: Limits, count_only: bool = False) -> Iterator[Item]:
-    """Depth-first, entries sorted, following symbolic links but never around a loop."""
+def _walk(top: str, limits: Limits, count_only: bool = False, follow_links: bool = False
+          ) -> Iterator[Item]:
+    """Depth-first, entries sorted. A symbolic link that leads inside the folder given is read
+    once (a folder is never walked twice, nor around a loop; a file reached again is not read
+    again); one that leads out of it is an input problem, not followed, unless
+    ``follow_links``: a folder of strangers' files never reads what lies beside it."""
     seen: set[tuple[int, int]] = set()
+    files: set[tuple[int, int]] = set()
+    root = os.path.realpath(top)
     stack = [top]
     while stack:
         folder = stack.pop()
@@ -283,9 +299,12 @@ def _walk(top: str, limits: Limits, count_only: bool = False) -> Iterator[Item]:
             continue
         ident = (st.st_dev, st.st_ino)
         if ident in seen:
-            yield InputProblem(folder, None, "symbolic link loop: this folder was already "
-                                             "walked; skipped")
-            continue
+            target = os.path.realpath(folder)
+            parent = os.path.realpath(os.path.dirname(folder))
+            if os.path.commonpath([target, parent]) == target:  # leads back up: a loop
+                yield InputProblem(folder, None, "symbolic link loop: this folder was already "
+                                                 "walked; skipped")
+            continue  # else reached again by another path (a link inside): read once
         seen.add(ident)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -298,6 +317,19 @@ def _walk(top: str, limits: Limits, count_only: bool = False) -> Iterator[Item]:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            if entry.is_symlink() and os.path.exists(entry.path):
+                outside = _outside(root, entry.path)
+                if outside is not None and not follow_links:
+                    if is_dir or is_record_name(entry.name) or is_archive_name(entry.name):
+                        yield InputProblem(entry.path, None, "a symbolic link that leads out of "
+                                           f"the folder given (to {outside}); not followed "
+                                           "(--follow-links follows it)")
+                    continue
+            if not is_dir and _is_file(entry):
+                identity = _identity(entry.path)
+                if identity in files:
+                    continue  # the same file reached again (a link inside): read once
+                files.add(identity)
             if is_dir:
                 subfolders.append(entry.path)
             elif entry.is_symlink() and not os.path.exists(entry.path):
@@ -315,6 +347,24 @@ def _walk(top: str, limits: Limits, count_only: bool = False) -> Iterator[Item]:
                 yield Skipped(entry.path, None, NOT_A_RECORD)
         # Files of a folder first, then its subfolders in name order.
         stack.extend(reversed(subfolders))
+
+
+def _outside(root: str, path: str) -> str | None:
+    """Where a link leads when that is outside the folder ``root`` (its real path), or None."""
+    target = os.path.realpath(path)
+    try:
+        inside = os.path.commonpath([root, target]) == root
+    except ValueError:  # another drive
+        inside = False
+    return None if inside else target
+
+
+def _identity(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_dev, st.st_ino)
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -366,6 +416,11 @@ class _Budget:
         """Count ``size`` decompressed bytes; False once the archive is past its limit."""
         self.left -= size
         return self.left >= 0
+
+    def too_many(self, path: str, name: str | None) -> InputProblem:
+        return InputProblem(path, name, "the archive has more entries than the limit "
+                            f"({self.limits.describe('members')}); this entry and the rest were "
+                            "not read")
 
     def exhausted(self, path: str) -> InputProblem:
         return InputProblem(path, None, "the archive expands past the limit "
@@ -435,11 +490,68 @@ def _member_errors() -> tuple[type[BaseException], ...]:
             NotImplementedError, ValueError)
 
 
+def _zip_entry_count(path: str) -> int | None:
+    """How many entries a zip's directory declares (its end record), read before the directory
+    itself is: a directory of millions of entries is refused before it fills memory."""
+    import zipfile
+
+    end_record = getattr(zipfile, "_EndRecData", None)
+    if end_record is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            found = end_record(handle)
+    except (OSError, ValueError, IndexError, struct_error()):
+        return None
+    return None if not found else int(found[4])  # _ECD_ENTRIES_TOTAL
+
+
+def struct_error() -> type[Exception]:
+    import struct
+
+    return struct.error
+
+
+def _zip_whole(archive: zipfile.ZipFile, path: str, limits: Limits, packed: int
+               ) -> InputProblem | None:
+    """What makes a zip unsafe as a whole, from its directory, before any member is read:
+    members that share their bytes (the directory lists one compressed stream several times,
+    so that a small archive inflates many times over: overlapping entries), or members that
+    together declare more than ``ratio`` times the archive's own size (``packed``), each of them
+    small enough to pass the ratio alone."""
+    spans = sorted((info.header_offset, info.header_offset + max(1, info.compress_size),
+                    info.filename) for info in archive.infolist() if not info.is_dir())
+    for (_, end, name), (next_start, _, other) in zip(spans, spans[1:], strict=False):
+        if next_start < end:
+            return InputProblem(path, None, f"the members {name!r} and {other!r} overlap (the "
+                                "directory lists the same bytes twice: a zip bomb's trick); "
+                                "no member was read")
+    budget = _Budget(path, limits, packed)
+    declared = sum(info.file_size for info in archive.infolist()  # what would be read
+                   if not info.is_dir() and is_record_name(info.filename) and budget.member_problem(
+                       info.filename, info.file_size, info.compress_size) is None)
+    if declared > BOMB_FLOOR and declared > limits.ratio * max(1, packed):
+        return InputProblem(path, None, f"its members declare {declared} bytes together from "
+                            f"an archive of {packed}: {declared // max(1, packed)} times, more "
+                            f"than the limit ({limits.describe('ratio')}): a decompression "
+                            "bomb?; no member was read")
+    return None
+
+
 def _zip(path: str, limits: Limits) -> Iterator[Item]:
     import zipfile
 
     budget = _Budget(path, limits)
+    entries = _zip_entry_count(path)
+    if entries is not None and entries > limits.members:
+        yield InputProblem(path, None, f"the archive lists {entries} entries, more than the "
+                           f"limit ({limits.describe('members')}); no member was read")
+        return
     with zipfile.ZipFile(path) as archive:
+        whole = _zip_whole(archive, path, limits, budget.packed)
+        if whole is not None:
+            yield whole
+            return
         for info in _zip_entries(archive, path, budget):
             if not isinstance(info, zipfile.ZipInfo):
                 yield info
@@ -468,7 +580,12 @@ def _tar(path: str, limits: Limits, handle: IO[bytes] | None = None,
     budget = _Budget(path, limits, packed)
     with (tarfile.open(fileobj=handle, mode="r:*") if handle is not None
           else tarfile.open(path, "r:*")) as archive:
-        for info in archive:
+        for listed, info in enumerate(archive, 1):
+            # Listed as read, never held: millions of entries cost no memory.
+            archive.members = []  # type: ignore[attr-defined]
+            if listed > limits.members:
+                yield budget.too_many(path, info.name)
+                return
             # Where the stream is, decompressed, once this member is passed: a compressed tar is
             # decompressed to reach the next header, so a bomb is stopped before it, not after.
             reach = info.offset_data + info.size

@@ -11,7 +11,8 @@ finding, never an exception.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO
 
 from sgfcheck import findings as F
@@ -23,8 +24,31 @@ from sgfcheck.records.record import LoadedFile, load_bytes, load_file
 
 
 def load_inputs(args: list[str], encoding: str | None, limits: Limits,
-                stdin: IO[bytes] | None = None) -> Iterator[LoadedFile | Skipped]:
-    """Each input read, in order (see the module's text); ``stdin`` is what ``-`` reads."""
+                stdin: IO[bytes] | None = None, follow_links: bool = False
+                ) -> Iterator[LoadedFile | Skipped]:
+    """Each input read, in order (see the module's text); ``stdin`` is what ``-`` reads;
+    ``follow_links``: a folder's links that lead out of it are followed. A file that needs more
+    memory than the machine gives is a finding (``SGF035``), as in a batch worker, and the
+    inputs after it are still read."""
+    yield from _loaded(args, encoding, limits, stdin, follow_links)
+
+
+def out_of_memory(name: str) -> LoadedFile:
+    """A file whose reading ran out of memory: unreadable, with what to do."""
+    return LoadedFile(name, None, False, [], [Finding(
+        F.SGF_LIMIT, "ran out of memory reading this file (a huge game tree?); not read (lower "
+        "--limit nodes=... or --limit values=..., or give it more memory)")])
+
+
+def _guarded(name: str, load: Callable[[], LoadedFile]) -> LoadedFile:
+    try:
+        return load()
+    except MemoryError:
+        return out_of_memory(name)
+
+
+def _loaded(args: list[str], encoding: str | None, limits: Limits,
+            stdin: IO[bytes] | None, follow_links: bool) -> Iterator[LoadedFile | Skipped]:
     for arg in args:
         if arg == "-":
             if stdin is None:
@@ -33,12 +57,13 @@ def load_inputs(args: list[str], encoding: str | None, limits: Limits,
                 continue
             read = read_standard_input(stdin, limits)
             yield (LoadedFile("-", None, False, [], read.findings) if read.data is None
-                   else load_bytes(read.data, "-", encoding, limits))
+                   else _guarded("-", partial(load_bytes, read.data or b"", "-", encoding,
+                                                 limits)))
         elif not (os.path.isdir(arg) or is_archive_name(arg) or is_url(arg) or (
                 any(ch in arg for ch in "*?[") and not os.path.exists(arg))):
-            yield load_file(arg, encoding, limits)
+            yield _guarded(arg, partial(load_file, arg, encoding, limits))
         else:
-            for item in iter_inputs([arg], None, limits):
+            for item in iter_inputs([arg], None, limits, follow_links):
                 if isinstance(item, Skipped):
                     yield item
                     continue
@@ -48,11 +73,13 @@ def load_inputs(args: list[str], encoding: str | None, limits: Limits,
                 elif item.data is None and is_url(item.path):
                     read = read_url(item.path, item.member, limits)
                     yield (LoadedFile(name, None, False, [], read.findings) if read.data is None
-                           else load_bytes(read.data, name, encoding, limits))
+                           else _guarded(name, partial(load_bytes, read.data or b"", name,
+                                                          encoding, limits)))
                 elif item.data is None:
-                    yield load_file(item.path, encoding, limits)
+                    yield _guarded(name, partial(load_file, item.path, encoding, limits))
                 else:
-                    yield load_bytes(item.data, name, encoding, limits)
+                    yield _guarded(name, partial(load_bytes, item.data or b"", name, encoding,
+                                                    limits))
 
 
 def past_the_end(loaded: LoadedFile, move: int) -> str | None:

@@ -131,6 +131,10 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
         import fsspec  # type: ignore[import-untyped]
     except ImportError:
         return ReadBytes(None, [Finding(F.SGF_UNREADABLE, FSSPEC_MISSING)])
+    if member is None and "::" not in url:
+        local = _local_path(url)
+        if local is not None:  # a FIFO waits no longer than a path to it would
+            return read_path(local, limits)
     try:
         with fsspec.open(url, "rb") as handle:
             if member is not None:
@@ -145,6 +149,18 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
     if len(data) > limits.file_size:
         return ReadBytes(None, [_too_large(limits, "the file")])
     return ReadBytes(data)
+
+
+def _local_path(url: str) -> str | None:
+    """The path of a ``file://`` URL (fsspec's local filesystem), or None."""
+    try:
+        from fsspec.core import url_to_fs  # type: ignore[import-untyped]
+        from fsspec.implementations.local import LocalFileSystem  # type: ignore[import-untyped]
+
+        fs, path = url_to_fs(url)
+    except Exception:  # noqa: BLE001 - not a URL fsspec reads locally
+        return None
+    return str(path) if isinstance(fs, LocalFileSystem) else None
 
 
 def read_standard_input(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> ReadBytes:

@@ -308,6 +308,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
                              encoding_guessed=loaded.encoding_guessed)
     rows: list[Row] = []
     facts = []
+    pages: list[tuple[ProblemGame, str, GameReport, GameScore]] = []
     file_error = any(f.is_error for f in loaded.findings)
     for report in checked.games:
         scored = score_game(report, settings)
@@ -325,10 +326,33 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
         problem = (problem_game(label, scored, board=options.details)
                    if options.details or kind is not ReportKind.NONE else None)
         if problem is not None and options.pages and problem.rank < LAST_RANK:
-            problem.view = _write_game_page(options.pages, label, report, scored)
+            pages.append((problem, label, report, scored))
         facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
                                problem))
+    if pages and options.pages:
+        _write_game_pages(options.pages, pages, options.timeout)
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
+
+
+PAGE_LATE = ("no game page: it was not made within the file's time limit (--timeout {timeout:g} "
+             "s), which its checks had used or it would have passed; the findings above stand "
+             "('sgfcheck view' makes the page alone)")
+"""Said on the batch page of a problem game whose page the time limit cut short."""
+
+
+def _write_game_pages(folder: str, pages: list[tuple[ProblemGame, str, GameReport, GameScore]],
+                      timeout: float) -> None:
+    """The game pages of a file's problem games, made after every row and finding of the file
+    (a page costs more than the checks: it must never cost a record its findings). The time
+    limit that ends them ends only the pages: each game left without one says why."""
+    done = 0
+    try:
+        for problem, label, report, scored in pages:
+            problem.view = _write_game_page(folder, label, report, scored)
+            done += 1
+    except _TimeLimit:
+        for problem, *_ in pages[done:]:
+            problem.findings.append(PAGE_LATE.format(timeout=timeout))
 
 
 def _write_game_page(folder: str, label: str, report: GameReport, scored: GameScore) -> str:

@@ -106,7 +106,8 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
             earlier, done = _continue(resume, head, options.report_kind, notes)
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             raise ReportProblem(f"cannot read {resume}: {exc}") from None
-    items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits)
+    items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits,
+                        options.settings.follow_links)
     streams: list[TextIO] = []
     writer = None
     parquet: ParquetReport | None = None
@@ -259,7 +260,8 @@ def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size
     from sgfcheck.run.parts import local_submit, run_head, run_parts
 
     options = replace(options, report_kind=ReportKind.PARQUET if parquet else ReportKind.JSONL)
-    items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits)
+    items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits,
+                        options.settings.follow_links)
     head = run_head(inputs, options, part_size)
     try:
         with workforce(scheduler, options.jobs, options.limits.memory) as work:
