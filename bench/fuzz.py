@@ -34,6 +34,7 @@ import multiprocessing
 import random
 import resource
 import signal
+import struct
 import subprocess
 import sys
 import tarfile
@@ -50,7 +51,7 @@ from sgfcheck.limits import Limits
 from sgfcheck.output.schema import check_json as render_json
 from sgfcheck.output.scores import render_score_json, render_score_text
 from sgfcheck.output.text import render_text
-from sgfcheck.records.inputs import WorkItem, iter_inputs
+from sgfcheck.records.inputs import Skipped, WorkItem, iter_inputs
 from sgfcheck.replay.check import check_file
 from sgfcheck.run.batch import BatchOptions, process_item, run_batch
 from sgfcheck.run.reportfile import ReportKind, ReportWriter
@@ -197,7 +198,14 @@ def make_archive(seed: int, index: int, seeds: list[bytes]) -> tuple[str, bytes]
     warnings.filterwarnings("ignore", "Duplicate name")  # duplicate members are meant
     members = [(rng.choice(ARCHIVE_NAMES), make_input(seed, index * 7 + k, seeds))
                for k in range(rng.randrange(1, 6))]
-    kind = rng.choice([".zip", ".tar", ".tar.gz"])
+    kind = rng.choice([".zip", ".tar", ".tar.gz", ".overlap.zip", ".many.tar.gz", ".links"])
+    if kind == ".links":  # a folder: the records, and links out of it, back up, to itself
+        return kind, members[0][1]
+    if kind == ".overlap.zip":
+        return kind, overlapping_zip(members, rng)
+    if kind == ".many.tar.gz":
+        members += [(f"e{k:05d}.sgf", b"") for k in range(rng.randrange(100, 3000))]
+        kind = ".tar.gz"
     buffer = io.BytesIO()
     if kind == ".zip":
         with zipfile.ZipFile(buffer, "w", rng.choice([zipfile.ZIP_STORED,
@@ -226,9 +234,61 @@ def make_archive(seed: int, index: int, seeds: list[bytes]) -> tuple[str, bytes]
     return kind, bytes(raw)
 
 
+def overlapping_zip(members: list[tuple[str, bytes]], rng: random.Random) -> bytes:
+    """A zip whose directory lists its first member's bytes several times over, under other
+    names (the overlapping-entries bomb), the other members as they are."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members:
+            z.writestr(name, data)
+    raw = buffer.getvalue()
+    end = raw.rfind(b"PK\x05\x06")
+    size, offset = struct.unpack("<II", raw[end + 12:end + 20])
+    directory = raw[offset:offset + size]
+    first_length = 46 + sum(struct.unpack("<HHH", directory[28:34]))
+    first = directory[:first_length]
+    name_length = struct.unpack("<H", first[28:30])[0]
+    copies = [first[:46] + f"{k:0{name_length - 4}d}.sgf".encode()[-name_length:]
+              + first[46 + name_length:] for k in range(rng.randrange(2, 9))]
+    entries = directory + b"".join(copies)
+    count = len(members) + len(copies)
+    record = bytearray(raw[end:end + 22])
+    struct.pack_into("<HHII", record, 8, count, count, len(entries), offset)
+    return raw[:offset] + entries + bytes(record)
+
+
+def make_links(path: Path, data: bytes) -> Path:
+    """A folder beside ``path`` holding the record and links that lead out of it (its parent,
+    the root, the record's own folder's parent's files) and back into it (a loop, a second name
+    for the record)."""
+    folder = path.with_suffix(".d")
+    (folder / "sub").mkdir(parents=True, exist_ok=True)
+    (folder / "sub" / "game.sgf").write_bytes(data)
+    for name, target in (("parent", ".."), ("root", "/"), ("loop", "."), ("again.sgf",
+                         "sub/game.sgf"), ("out.sgf", str(path))):
+        link = folder / name
+        if not link.is_symlink():
+            link.symlink_to(target)
+    return folder
+
+
+def run_links(folder: Path) -> None:
+    """A folder of links through batch's input walker: nothing outside it is listed. Raises
+    on a bug."""
+    root = folder.resolve()
+    for item in iter_inputs([str(folder)], limits=Limits(member_size=1 << 20)):
+        if isinstance(item, WorkItem) and root not in Path(item.path).resolve().parents:
+            raise RuntimeError(f"read outside the folder: {item.path}")
+
+
 def run_archive(path: Path) -> None:
     """An archive through batch's input walker and worker function. Raises on a bug."""
-    for item in iter_inputs([str(path)], limits=Limits(member_size=1 << 20)):
+    if path.suffix == ".links":
+        run_links(make_links(path, path.read_bytes()))
+        return
+    for item in iter_inputs([str(path)], limits=Limits(member_size=1 << 20, members=500)):
+        if isinstance(item, Skipped):
+            continue  # named in the summary by the run itself, never given to a worker
         outcome = process_item(item, BatchOptions.of(timeout=0))
         for row in outcome.rows:
             json.loads(str(row))
