@@ -82,21 +82,28 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     for f in report.findings:
         if f.move is not None:
             by_move.setdefault(f.move, []).append(f)
-    for number, event in line.numbered_moves():
-        now = replay(record, line, own, upto=number)
-        after = now.board.colour
+    # One replay, told of every move (the stones each adds and removes): time linear in the
+    # game's length, where a replay to each move was quadratic.
+    changes: list[tuple[list[list[int]], list[int], list[int]]] = []
+
+    def visit(number: int, after: list[int], prisoners: list[int]) -> None:
         added = [[p, int(c)] for p, c in enumerate(after) if c != EMPTY and before[p] != c]
         removed = [p for p, c in enumerate(after) if c == EMPTY and before[p] != EMPTY]
+        changes.append((added, removed, [prisoners[BLACK], prisoners[WHITE]]))
+        before[:] = after
+
+    replay(record, line, own, visit=visit)
+    for (number, event), (added, removed, prisoners) in zip(line.numbered_moves(), changes,
+                                                           strict=True):
         moves.append({
             "colour": event.colour.letter,
             "point": _move_point(event, width, height, names),
             "at": _move_index(event, width, height),
             "add": added, "remove": removed,
-            "prisoners": [now.prisoners[BLACK], now.prisoners[WHITE]],
+            "prisoners": prisoners,
             "comment": _comment(nodes[event.node] if 0 <= event.node < len(nodes) else None),
             "findings": [_finding(f) for f in by_move.get(number, [])],
         })
-        before = list(after)
 
     rulesets = [OWN] + list(PRESETS)
     illegal: dict[str, dict[int, list[list[str]]]] = {}

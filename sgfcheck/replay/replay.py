@@ -7,6 +7,7 @@ stones) so that later problems are found too; a move on an occupied point change
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -127,18 +128,26 @@ class Walked(NamedTuple):
     """The first long cycle (first, last move), (-1, -1) for none."""
 
 
-def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None) -> Replay:
-    """Replay a line of a game under a ruleset, up to move ``upto`` (all moves by default)."""
+MoveVisitor = Callable[[int, list[int], list[int]], None]
+"""Told of each move once it is played (and any set-up after it): its number, the board's colours
+(indexed by point; not to be kept, it changes) and the prisoners (``[_, black, white]``)."""
+
+
+def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None,
+           visit: MoveVisitor | None = None) -> Replay:
+    """Replay a line of a game under a ruleset, up to move ``upto`` (all moves by default).
+    ``visit``: told of the position after every move, in one pass (the game page draws each
+    move from it); the pure replay does it, the compiled one has no such hook."""
     # HA with the stones played as Black's first moves: those are not the same colour twice.
     free_handicap = game.handicap if game.handicap_placement is HandicapPlacement.PLAYED else 0
     request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
                           -1 if upto is None else upto, int(ruleset.white_passes_last),
                           int(ruleset.first_pass_bonus > 0))
     done: Walked
-    if core.compiled is not None:
+    if core.compiled is not None and visit is None:
         done = core.compiled.walk(request, line.events)
     else:
-        done = _walk(request, line.events)
+        done = _walk(request, line.events, visit)
     position = done.position
     board = (position if isinstance(position, Board)
              else Board.from_colours(game.width, game.height, position, done.hash))
@@ -292,8 +301,10 @@ def _force(f: Finding) -> None:
 
 # --- the replay loop, pure-Python reference (the compiled one: _core.c, walk) -----------------
 
-def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
-    """Replay the events: the position and notes of everything the rules have to say."""
+def _walk(request: WalkRequest, events: list[Move | Setup], visit: MoveVisitor | None = None
+          ) -> Walked:
+    """Replay the events: the position and notes of everything the rules have to say; ``visit``
+    told of the position after each move."""
     w, h, ko_number, free_handicap, upto, white_passes_last, button = request
     board = Board(w, h)
     notes: list[Note] = []
@@ -349,6 +360,8 @@ def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
             continue
         if upto >= 0 and move_no >= upto:
             break
+        if visit is not None and move_no:
+            visit(move_no, colour_at, prisoners)  # the move before this one, set-ups included
         assert type(ev) is Move
         move_no += 1
         started = True
@@ -430,6 +443,8 @@ def _walk(request: WalkRequest, events: list[Move | Setup]) -> Walked:
             notes.append(Note(N_SUPERKO, move_no, earlier, 0))
         ko_point = ko
         ko_colour = opp
+    if visit is not None and move_no:
+        visit(move_no, colour_at, prisoners)
     return Walked(board, board.hash, notes, extra_passes, move_no, (prisoners[1], prisoners[2]),
                   (passes[1], passes[2]), (plays[1], plays[2]), (setup[1], setup[2]),
                   first_pass, last_pass, ended_by, cycle)
