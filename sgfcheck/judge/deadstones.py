@@ -308,7 +308,7 @@ def katago_dead_stones(game: GameRecord, line: Line, board: Board,
                                    confidence.get(first, 0.0), 0.0 if first in dead else 1.0))
     judgement = Judgement(chains, 0, 0)
     notes = [f"KataGo's ownership (one network evaluation with each side to move): "
-             f"{_stones(sorted(dead))} dead"]
+             f"{len(dead)} dead stone{'' if len(dead) == 1 else 's'}"]
     settled = sorted((c for c in chains if c.status is not Status.UNCERTAIN),
                      key=lambda c: c.confidence)[:1]
     if settled:
