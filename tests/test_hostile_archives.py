@@ -38,15 +38,29 @@ def run(*args: str):  # type: ignore[no-untyped-def]
 # --- 1. a page that cannot be made in time costs the record nothing ---------------------------
 
 
-def test_a_slow_game_page_never_costs_the_record_its_findings(tmp_path: Path) -> None:
-    # 20,002 moves (passes), then White plays on Black's stone at E5: the page of so long a
-    # game takes far longer than 2 s to make; the row keeps its illegal move all the same.
+def test_a_slow_game_page_never_costs_the_record_its_findings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A page that cannot be made within --timeout (as the page of a 100,000-move record once
+    # could not: its cost grew with the square of the length; here the page is made slow, in
+    # the workers forked after this): the row keeps its illegal move, the page is left out.
+    import sgfcheck.output.gamepage as gamepage
+
+    made = gamepage.game_page
+
+    def slow_page(*args: object) -> str:
+        page = made(*args)  # type: ignore[arg-type]
+        time.sleep(60)  # the alarm of --timeout interrupts it
+        return page
+
+    monkeypatch.setattr(gamepage, "game_page", slow_page)
     record = tmp_path / "long.sgf"
     record.write_text("(;GM[1]FF[4]SZ[9]RE[B+R];B[ee]" + ";W[];B[]" * 10_000 + ";W[ee])",
                       encoding="utf-8")
     page, report = tmp_path / "page.html", tmp_path / "report.jsonl"
+    started = time.monotonic()
     result = run("batch", "-q", str(record), "--timeout", "2", "--html", str(page), "--out",
-                 str(report))
+                 str(report), "--jobs", "1")
+    assert time.monotonic() - started < 30  # the page was cut at the time limit
     assert result.exit_code == 1  # an error finding: the occupied point
     row = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
     assert row["verdict"] == "illegal moves"
