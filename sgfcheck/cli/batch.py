@@ -239,10 +239,9 @@ def _what_was_written(report: Path | None, html_page: Path | None, pages: str | 
     """Said once at the end: the files a run leaves beside its report and its page, and what
     each is for."""
     from sgfcheck.run.ledger import state_path
-    from sgfcheck.run.reportfile import ReportKind
 
     lines = []
-    if report is not None and ReportKind.for_path(report) is not ReportKind.NONE:
+    if report is not None:
         state = state_path(report)
         if state.exists():
             lines.append(f"beside the report, {state.name}: the run's state, which --resume "

@@ -16,6 +16,7 @@ import errno
 import os
 import re
 import stat
+import struct
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -182,14 +183,9 @@ def _zip_listed(url: str, handle: IO[bytes], limits: Limits, packed: int) -> Ite
 
     budget = _Budget(url, limits, packed)
     with zipfile.ZipFile(handle) as archive:
-        whole = _zip_whole(archive, url, limits, budget.packed)
+        whole = _zip_whole(archive, url, budget)
         if whole is not None:
             yield whole
-            return
-        if len(archive.infolist()) > limits.members:
-            yield InputProblem(url, None, f"the archive lists {len(archive.infolist())} "
-                               f"entries, more than the limit ({limits.describe('members')}); "
-                               "no member was read")
             return
         for entry in _zip_entries(archive, url, budget):
             if not isinstance(entry, zipfile.ZipInfo):
@@ -326,7 +322,10 @@ def _walk(top: str, limits: Limits, count_only: bool = False, follow_links: bool
                                            "(--follow-links follows it)")
                     continue
             if not is_dir and _is_file(entry):
-                identity = _identity(entry.path)
+                # A file's inode from the listing (no system call), on its folder's device; a
+                # link's target is asked of the file system.
+                identity = (_identity(entry.path) if entry.is_symlink()
+                            else (st.st_dev, entry.inode()))
                 if identity in files:
                     continue  # the same file reached again (a link inside): read once
                 files.add(identity)
@@ -501,24 +500,25 @@ def _zip_entry_count(path: str) -> int | None:
     try:
         with open(path, "rb") as handle:
             found = end_record(handle)
-    except (OSError, ValueError, IndexError, struct_error()):
+    except (OSError, ValueError, IndexError, struct.error):
         return None
     return None if not found else int(found[4])  # _ECD_ENTRIES_TOTAL
 
 
-def struct_error() -> type[Exception]:
-    import struct
+def _too_many_entries(path: str, entries: int, limits: Limits) -> InputProblem:
+    return InputProblem(path, None, f"the archive lists {entries} entries, more than the limit "
+                        f"({limits.describe('members')}); no member was read")
 
-    return struct.error
 
-
-def _zip_whole(archive: zipfile.ZipFile, path: str, limits: Limits, packed: int
-               ) -> InputProblem | None:
+def _zip_whole(archive: zipfile.ZipFile, path: str, budget: _Budget) -> InputProblem | None:
     """What makes a zip unsafe as a whole, from its directory, before any member is read:
     members that share their bytes (the directory lists one compressed stream several times,
     so that a small archive inflates many times over: overlapping entries), or members that
     together declare more than ``ratio`` times the archive's own size (``packed``), each of them
-    small enough to pass the ratio alone."""
+    small enough to pass the ratio alone; or more entries than the limit."""
+    limits, packed = budget.limits, budget.packed
+    if len(archive.infolist()) > limits.members:
+        return _too_many_entries(path, len(archive.infolist()), limits)
     spans = sorted((info.header_offset, info.header_offset + max(1, info.compress_size),
                     info.filename) for info in archive.infolist() if not info.is_dir())
     for (_, end, name), (next_start, _, other) in zip(spans, spans[1:], strict=False):
@@ -526,7 +526,6 @@ def _zip_whole(archive: zipfile.ZipFile, path: str, limits: Limits, packed: int
             return InputProblem(path, None, f"the members {name!r} and {other!r} overlap (the "
                                 "directory lists the same bytes twice: a zip bomb's trick); "
                                 "no member was read")
-    budget = _Budget(path, limits, packed)
     declared = sum(info.file_size for info in archive.infolist()  # what would be read
                    if not info.is_dir() and is_record_name(info.filename) and budget.member_problem(
                        info.filename, info.file_size, info.compress_size) is None)
@@ -543,12 +542,11 @@ def _zip(path: str, limits: Limits) -> Iterator[Item]:
 
     budget = _Budget(path, limits)
     entries = _zip_entry_count(path)
-    if entries is not None and entries > limits.members:
-        yield InputProblem(path, None, f"the archive lists {entries} entries, more than the "
-                           f"limit ({limits.describe('members')}); no member was read")
+    if entries is not None and entries > limits.members:  # before the directory is read
+        yield _too_many_entries(path, entries, limits)
         return
     with zipfile.ZipFile(path) as archive:
-        whole = _zip_whole(archive, path, limits, budget.packed)
+        whole = _zip_whole(archive, path, budget)
         if whole is not None:
             yield whole
             return

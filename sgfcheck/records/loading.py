@@ -30,25 +30,6 @@ def load_inputs(args: list[str], encoding: str | None, limits: Limits,
     ``follow_links``: a folder's links that lead out of it are followed. A file that needs more
     memory than the machine gives is a finding (``SGF035``), as in a batch worker, and the
     inputs after it are still read."""
-    yield from _loaded(args, encoding, limits, stdin, follow_links)
-
-
-def out_of_memory(name: str) -> LoadedFile:
-    """A file whose reading ran out of memory: unreadable, with what to do."""
-    return LoadedFile(name, None, False, [], [Finding(
-        F.SGF_LIMIT, "ran out of memory reading this file (a huge game tree?); not read (lower "
-        "--limit nodes=... or --limit values=..., or give it more memory)")])
-
-
-def _guarded(name: str, load: Callable[[], LoadedFile]) -> LoadedFile:
-    try:
-        return load()
-    except MemoryError:
-        return out_of_memory(name)
-
-
-def _loaded(args: list[str], encoding: str | None, limits: Limits,
-            stdin: IO[bytes] | None, follow_links: bool) -> Iterator[LoadedFile | Skipped]:
     for arg in args:
         if arg == "-":
             if stdin is None:
@@ -80,6 +61,20 @@ def _loaded(args: list[str], encoding: str | None, limits: Limits,
                 else:
                     yield _guarded(name, partial(load_bytes, item.data or b"", name, encoding,
                                                     limits))
+
+
+def out_of_memory(name: str) -> LoadedFile:
+    """A file whose reading ran out of memory: unreadable, with what to do."""
+    return LoadedFile(name, None, False, [], [Finding(
+        F.SGF_LIMIT, "ran out of memory reading this file (a huge game tree?); not read (lower "
+        "--limit nodes=... or --limit values=..., or give it more memory)")])
+
+
+def _guarded(name: str, load: Callable[[], LoadedFile]) -> LoadedFile:
+    try:
+        return load()
+    except MemoryError:
+        return out_of_memory(name)
 
 
 def past_the_end(loaded: LoadedFile, move: int) -> str | None:
