@@ -48,10 +48,11 @@ from pathlib import Path
 
 from sgfcheck.escaping import terminal_text
 from sgfcheck.limits import Limits
-from sgfcheck.output.schema import check_json as render_json
-from sgfcheck.output.scores import render_score_json, render_score_text
+from sgfcheck.output.schema import file_report_dict, file_score_dict, json_text
+from sgfcheck.output.scores import render_score_text
 from sgfcheck.output.text import render_text
-from sgfcheck.records.inputs import Skipped, WorkItem, iter_inputs
+from sgfcheck.records.inputs import iter_inputs
+from sgfcheck.records.items import Skipped, WorkItem
 from sgfcheck.replay.check import check_file
 from sgfcheck.run.batch import BatchOptions, process_item, run_batch
 from sgfcheck.run.reportfile import ReportKind, ReportWriter
@@ -315,11 +316,11 @@ def run_one(path: Path, estimate: bool) -> None:
     the playouts, which cost most of the time."""
     report = check_file(path)
     terminal_text(render_text(report, verbose=True))
-    render_json(report)
+    json_text(file_report_dict(report))
     choice = DeadStoneChoice.AUTO if estimate else DeadStoneChoice.BENSON
     scored = score_file(path, Settings(dead_stones=choice))
     terminal_text(render_score_text(scored))
-    render_score_json(scored)
+    json_text(file_score_dict(scored))
     outcome = process_item(WorkItem(str(path)), BatchOptions.of(timeout=0))
     for row in outcome.rows:
         assert isinstance(row, str)

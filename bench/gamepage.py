@@ -22,6 +22,7 @@ from pathlib import Path
 from sgfcheck.output.gamepage import game_page
 from sgfcheck.records.record import load_bytes
 from sgfcheck.replay.check import check_loaded
+from sgfcheck.replay.story import story_of
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.scoring.adjudicate import score_game
 from sgfcheck.settings import DeadStoneChoice, Settings
@@ -46,7 +47,7 @@ def page_seconds(data: bytes, name: str, runs: int) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        game_page(name, report, scored)
+        game_page(name, report, scored, story_of(report))
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 

@@ -34,9 +34,9 @@ from sgfcheck.judge.deadstones import (
     markup_dead_stones,
     proven_dead_stones,
 )
-from sgfcheck.judge.engine import EngineError
 from sgfcheck.judge.gnugo import find_gnugo
 from sgfcheck.judge.install import opencl_present
+from sgfcheck.judge.interface import EngineError
 from sgfcheck.judge.katago import engine, find_katago
 from sgfcheck.records.record import load_file
 from sgfcheck.replay.board import Board
@@ -44,7 +44,7 @@ from sgfcheck.replay.check import check_loaded
 from sgfcheck.scoring.count import count
 from sgfcheck.scoring.life import chain_statuses
 from sgfcheck.scoring.position import analyse
-from sgfcheck.scoring.ways import LOW_CONFIDENCE, doubtful_chains, other_ways, uncertain_ways
+from sgfcheck.scoring.ways import LOW_CONFIDENCE, doubtful_chains, other_ways
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status
 
@@ -142,7 +142,7 @@ def main() -> int:
         all_alive = estimated.points - {s for c in uncertain for s in c.stones}
         estimate.all_alive += all_alive == truth.points
         winners = {count(analyse(board, way), rep, ruleset, game.handicap).winner
-                   for _, way in uncertain_ways(board, estimated)}
+                   for _, way in other_ways(board, estimated)}
         winners.add(count(analyse(board, estimated.points), rep, ruleset, game.handicap).winner)
         estimate.wrong_winner += true_score.winner not in winners
         winners |= {count(analyse(board, way), rep, ruleset, game.handicap).winner
@@ -158,7 +158,7 @@ def main() -> int:
             judge(escalated, found.points, bool(found.uncertain), took)
             asked_games += any(c.source is Source.KATAGO
                                for c in (found.judgement.chains if found.judgement else []))
-            ways = uncertain_ways(board, found)
+            ways = other_ways(board, found)
             winners = {count(analyse(board, way), rep, ruleset, game.handicap).winner
                        for _, way in ways}
             winners.add(count(analyse(board, found.points), rep, ruleset,

@@ -6,7 +6,7 @@ one :class:`~sgfcheck.settings.Settings` record, passed whole.
 
 Check a record: the illegal moves with their rule, move number and point.
 
->>> from sgfcheck import Settings, check_bytes, judge_dead_stones, score_bytes
+>>> from sgfcheck import Settings, check_bytes, life_bytes, score_bytes
 >>> report = check_bytes(b"(;GM[1]SZ[5]RU[Japanese]AB[bc][cb][cd]AW[dc][db][dd][ec];B[ca]"
 ...                      b";W[cc];B[dc])")
 >>> [(f.code.code, f.move, f.point) for g in report.games for f in g.illegal_moves]
@@ -23,7 +23,7 @@ Score it under several rulesets (every row with the record's KM) and check the r
 
 Judge the dead stones: every chain's status, who decided it and how sure it is.
 
->>> life = judge_dead_stones(open("fixtures/dead-in-territory.sgf", "rb").read())
+>>> life = life_bytes(open("fixtures/dead-in-territory.sgf", "rb").read())
 >>> [(c.colour.letter, c.status.value, c.points[0]) for c in life.games[0].chains
 ...  if c.status.value == "dead"]
 [('W', 'dead', 'H5')]
@@ -56,13 +56,7 @@ if TYPE_CHECKING:
         score_bytes,
         score_file,
     )
-    from sgfcheck.settings import (
-        CheckOptions,
-        DeadStoneChoice,
-        EngineName,
-        ScoreOptions,
-        Settings,
-    )
+    from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 __version__ = VERSION
 
@@ -70,15 +64,13 @@ _WHERE = {
     "Code": "sgfcheck.findings", "Finding": "sgfcheck.findings", "Severity": "sgfcheck.findings",
     "Limits": "sgfcheck.limits",
     "Settings": "sgfcheck.settings", "DeadStoneChoice": "sgfcheck.settings",
-    "EngineName": "sgfcheck.settings", "CheckOptions": "sgfcheck.settings",
-    "ScoreOptions": "sgfcheck.settings",
+    "EngineName": "sgfcheck.settings",
     "FileReport": "sgfcheck.replay.check", "GameReport": "sgfcheck.replay.check",
     "check_bytes": "sgfcheck.replay.check", "check_file": "sgfcheck.replay.check",
     "FileLife": "sgfcheck.scoring.adjudicate", "FileScore": "sgfcheck.scoring.adjudicate",
     "GameLife": "sgfcheck.scoring.adjudicate", "GameScore": "sgfcheck.scoring.adjudicate",
     "life_bytes": "sgfcheck.scoring.adjudicate", "life_file": "sgfcheck.scoring.adjudicate",
     "score_bytes": "sgfcheck.scoring.adjudicate", "score_file": "sgfcheck.scoring.adjudicate",
-    "judge_dead_stones": "sgfcheck.scoring.adjudicate",
 }
 
 
@@ -86,8 +78,7 @@ def __getattr__(name: str) -> Any:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'sgfcheck' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module),
-                    "life_bytes" if name == "judge_dead_stones" else name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 
@@ -96,12 +87,8 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_WHERE])
 
 
-judge_dead_stones: Any
-"""Every chain's status in each game of a record held in memory (:func:`life_bytes`)."""
-
 __all__ = [
-    "CheckOptions", "Code", "DeadStoneChoice", "EngineName", "FileLife", "FileReport",
-    "FileScore", "Finding", "GameLife", "GameReport", "GameScore", "Limits", "ScoreOptions",
-    "Settings", "Severity", "__version__", "check_bytes", "check_file", "judge_dead_stones",
-    "life_bytes", "life_file", "score_bytes", "score_file",
+    "Code", "DeadStoneChoice", "EngineName", "FileLife", "FileReport", "FileScore", "Finding",
+    "GameLife", "GameReport", "GameScore", "Limits", "Settings", "Severity", "__version__",
+    "check_bytes", "check_file", "life_bytes", "life_file", "score_bytes", "score_file",
 ]

@@ -1215,7 +1215,7 @@ done:
     return out;
 }
 
-/* --- reading moves (reference: the node loop of records._extract_line) ------------------------ */
+/* --- reading moves (reference: the node loop of records.lines.extract_line) ------------------------ */
 
 static int sgf_coord(int ch) {
     if (ch >= 'a' && ch <= 'z') return ch - 'a';
@@ -2041,7 +2041,7 @@ static PyMethodDef methods[] = {
     {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
     {"areas", areas, METH_VARARGS, "position.areas"},
     {"census", census, METH_VARARGS, "the counting loop of position.analyse"},
-    {"simple_moves", simple_moves, METH_VARARGS, "the common nodes of records._extract_line"},
+    {"simple_moves", simple_moves, METH_VARARGS, "the common nodes of records.lines.extract_line"},
     {"move_points", move_points, METH_VARARGS, "the moves of symmetry.sequence_key"},
     {"remap16", remap16, METH_VARARGS, "points through a symmetry table"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},

@@ -19,6 +19,7 @@ from typing import Any
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
+from sgfcheck.status import Source
 from sgfcheck.strenum import StrEnum
 
 
@@ -32,8 +33,8 @@ class DeadStoneChoice(StrEnum):
     ESTIMATE = "estimate"
     BENSON = "benson"
     """Only stones proven dead."""
-    GNUGO = "gnugo"
-    KATAGO = "katago"
+    GNUGO = Source.GNUGO.value
+    KATAGO = Source.KATAGO.value
     NONE = "none"
     """Every stone alive."""
 
@@ -45,8 +46,8 @@ class EngineName(StrEnum):
     """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
     give (and only that); elsewhere the estimate alone."""
     NONE = "none"
-    GNUGO = "gnugo"
-    KATAGO = "katago"
+    GNUGO = Source.GNUGO.value
+    KATAGO = Source.KATAGO.value
 
 
 @dataclass(frozen=True)
@@ -171,31 +172,3 @@ def _shown(value: object) -> str:
     if isinstance(value, list):
         return ",".join(map(str, value)) or "(none)"
     return str(value)
-
-
-def CheckOptions(rules: str = "auto", ko: KoRule | None = None,  # noqa: N802
-                 suicide: SuicideRule | None = None, komi: float | None = None,
-                 variations: bool = False, all_rules: bool = False,
-                 encoding: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Settings:
-    """The settings of ``check`` by the names of sgfcheck 0.1's ``CheckOptions`` (kept so that
-    code written for it runs; :class:`Settings` has the same fields)."""
-    return Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
-                    all_rules=all_rules, encoding=encoding, limits=limits)
-
-
-def ScoreOptions(rules: tuple[str, ...] = (), all_rules: bool = False,  # noqa: N802
-                 dead: tuple[str, ...] = (), alive: bool = False, move: int | None = None,
-                 komi: float | None = None, game_rules: str = "auto",
-                 encoding: str | None = None,
-                 dead_stones: DeadStoneChoice | str = DeadStoneChoice.AUTO, seed: int = 0,
-                 engine: EngineName | str = EngineName.AUTO,
-                 limits: Limits = DEFAULT_LIMITS) -> Settings:
-    """The settings of ``score`` by the names of sgfcheck 0.1's ``ScoreOptions``, whose
-    ``rules`` were the rows (now ``compare``) and ``game_rules`` the game's ruleset (now
-    ``rules``); kept so that code written for it runs."""
-    from sgfcheck.rules.presets import PRESETS
-
-    return Settings(rules=game_rules, compare=tuple(PRESETS) if all_rules else tuple(rules),
-                    dead=tuple(dead), alive=alive, move=move, komi=komi, encoding=encoding,
-                    dead_stones=DeadStoneChoice(dead_stones), seed=seed,
-                    engine=EngineName(engine), limits=limits)

@@ -30,6 +30,7 @@ class Source(StrEnum):
     """A proof: unconditional life, or dead inside such a group's territory."""
     ESTIMATE = "estimate"
     GNUGO = "gnugo"
+    """GNU Go (``final_status_list``): the one place an engine's name is spelled."""
     KATAGO = "katago"
     RULES = "rules"
     """A precedent of the game's rules (bent four in the corner, dead under the Japanese rules)."""

@@ -23,4 +23,6 @@ def test_the_api_examples_run() -> None:
 def test_the_api_names_what_it_exports() -> None:
     for name in sgfcheck.__all__:
         assert getattr(sgfcheck, name) is not None
-    assert sgfcheck.judge_dead_stones is sgfcheck.life_bytes
+    # Names kept for a version never released are gone.
+    for gone in ("judge_dead_stones", "CheckOptions", "ScoreOptions"):
+        assert not hasattr(sgfcheck, gone)

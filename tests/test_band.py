@@ -12,8 +12,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
+from sgfcheck.margins import band_text
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.band import band_of, band_text, point_owners
+from sgfcheck.scoring.band import band_of, point_owners
 from sgfcheck.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

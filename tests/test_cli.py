@@ -333,9 +333,5 @@ def test_one_meaning_per_option_and_the_old_spellings_for_one_release() -> None:
     # --rules is the game's ruleset on score as on check; the rows are --compare.
     assert rows("--rules", "chinese", "--compare", "aga") == (["chinese", "aga"], "")
     assert rows("--compare", "chinese,japanese") == (["japanese", "chinese"], "")
-    # The 0.1 spellings: a list in --rules names rows, --game-rules the game's ruleset; each
-    # still works, with a note on standard error (never in the output).
-    names, note = rows("--rules", "chinese,aga")
-    assert names == ["japanese", "chinese", "aga"] and "--compare" in note
-    names, note = rows("--game-rules", "aga")
-    assert names[0] == "aga" and "--game-rules is spelled --rules" in note
+    # The spellings of before the first release (--game-rules, a list in --rules) are gone.
+    assert runner.invoke(app, ["score", path, "--game-rules", "aga"]).exit_code == 2

@@ -348,7 +348,7 @@ def test_time_limit_in_a_thread_stops_pure_python_loops(monkeypatch: pytest.Monk
     """Dask runs tasks in threads, where no alarm signal can go: the limit is an exception sent
     to the thread."""
     import sgfcheck.run.batch as batch_module
-    from sgfcheck.records.inputs import WorkItem
+    from sgfcheck.records.items import WorkItem
 
     def spin(item: Any, options: Any) -> Any:
         while True:

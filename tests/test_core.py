@@ -21,8 +21,9 @@ from sgfcheck import core
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge import benson
 from sgfcheck.judge.playout import Playouts
-from sgfcheck.records.inputs import WorkItem
-from sgfcheck.records.record import GameRecord, Line, Move, Setup, load_bytes
+from sgfcheck.records.items import WorkItem
+from sgfcheck.records.lines import Line, Move, Setup
+from sgfcheck.records.record import GameRecord, load_bytes
 from sgfcheck.replay import replay
 from sgfcheck.replay.board import Board
 from sgfcheck.run.batch import BatchOptions, process_item
@@ -322,15 +323,14 @@ def random_nodes(rng: random.Random) -> list[dict[str, list[bytes]]]:
 def test_move_reading_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
     """The nodes the compiled core reads (plain moves) and those it leaves to Python (setup, PL,
     KO, two colours, several values, bad points, blanks) give the same line and findings."""
-    from sgfcheck.records.record import _extract_line
+    from sgfcheck.records.lines import extract_line
     rng = random.Random(8)
     for i in range(3000):
         width, height = SIZES[i % len(SIZES)]
-        game = GameRecord(0, width, height, None)
         nodes = random_nodes(rng)
-        fast = _extract_line(game, nodes, [])
+        fast = extract_line(width, height, [], nodes, [])
         monkeypatch.setattr(core, "compiled", None)
-        ref = _extract_line(game, nodes, [])
+        ref = extract_line(width, height, [], nodes, [])
         monkeypatch.setattr(core, "compiled", COMPILED)
         assert (fast.events, fast.findings) == (ref.events, ref.findings), (i, nodes)
         assert [type(e) for e in fast.events] == [type(e) for e in ref.events]

@@ -20,7 +20,7 @@ from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import count
 from sgfcheck.scoring.position import analyse
 from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, check_result
-from sgfcheck.scoring.ways import uncertain_ways
+from sgfcheck.scoring.ways import other_ways
 from sgfcheck.status import Source, Status
 
 ESTIMATE, UNCERTAIN = Source.ESTIMATE, Status.UNCERTAIN
@@ -135,10 +135,10 @@ def test_uncertain_chains_are_counted_every_way_they_may_go() -> None:
         ChainVerdict(sorted(f7.stones), WHITE, Status.ALIVE, ESTIMATE, 1.0, 1.0)], 32, 0)
     dead = DeadStones(set(), ESTIMATE, judgement=judgement)
     # B7's chain and D7-E7 are one black area (joined through the eye C7): they go together.
-    assert uncertain_ways(board, dead) == [("B B7 dead", set(b7.stones) | set(d7.stones))]
+    assert other_ways(board, dead) == [("B B7 dead", set(b7.stones) | set(d7.stones))]
     f7_dead = Judgement([*judgement.chains[:2], ChainVerdict(
         sorted(f7.stones), WHITE, UNCERTAIN, ESTIMATE, 0.5, 0.5)], 32, 0)
-    ways = uncertain_ways(board, DeadStones(set(), ESTIMATE, judgement=f7_dead))
+    ways = other_ways(board, DeadStones(set(), ESTIMATE, judgement=f7_dead))
     assert [how for how, _ in ways] == ["W F7 dead", "B B7 dead", "B B7, W F7 dead"]
 
 
@@ -181,5 +181,5 @@ def test_an_uncertain_chain_is_counted_as_most_playouts_left_it() -> None:
            "left it" in dead.notes
     # C5 back alive is one of the ways the count's band spans.
     ways = {how: sorted(board.name(p) for p in stones)
-            for how, stones in uncertain_ways(board, dead)}
+            for how, stones in other_ways(board, dead)}
     assert ways["W C5 alive"] == [] and ways["W D4 dead"] == ["C3", "C5", "D4"]

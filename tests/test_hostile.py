@@ -447,8 +447,10 @@ import io  # noqa: E402 - the batch section's own imports
 import tarfile  # noqa: E402
 import zipfile  # noqa: E402
 
-from sgfcheck.records.inputs import InputProblem, WorkItem, iter_inputs  # noqa: E402
+from sgfcheck.records.inputs import iter_inputs  # noqa: E402
+from sgfcheck.records.items import InputProblem, WorkItem  # noqa: E402
 from sgfcheck.run import batch as batch_module  # noqa: E402
+from sgfcheck.run import executor as executor_module  # noqa: E402
 from sgfcheck.run.batch import BatchOptions, run_batch  # noqa: E402
 from sgfcheck.run.reportfile import ReportKind, ReportWriter  # noqa: E402
 
@@ -650,7 +652,7 @@ def test_a_file_that_kills_hangs_or_hogs_a_worker_costs_only_its_row(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, action: str, code: str,
         words: str) -> None:
     poisoned(monkeypatch, action)
-    monkeypatch.setattr(batch_module, "GRACE", 1.0)
+    monkeypatch.setattr(executor_module, "GRACE", 1.0)
     folder = folder_with_poison(tmp_path)
     for jobs in (1, 2):
         rows = run_rows([str(folder)], tmp_path, jobs=jobs, timeout=0.5,
@@ -725,8 +727,8 @@ def test_the_main_process_holds_few_member_bytes_in_flight(monkeypatch: pytest.M
                                                            ) -> None:
     # Members of 1 MB; at most 3 MB in flight (scaled down from 64 MB): items pulled from the
     # archive walk but not yet written stay few, where counting chunks alone would let 32 wait.
-    monkeypatch.setattr(batch_module, "IN_FLIGHT_BYTES", 3 * 1024 * 1024)
-    monkeypatch.setattr(batch_module, "CHUNK_BYTES", 1024 * 1024)
+    monkeypatch.setattr(executor_module, "IN_FLIGHT_BYTES", 3 * 1024 * 1024)
+    monkeypatch.setattr(executor_module, "CHUNK_BYTES", 1024 * 1024)
     member = GAME + b"C[" + b"x" * (1024 * 1024) + b"]"
     pulled = written = most = 0
 

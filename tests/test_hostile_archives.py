@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 from sgfcheck.cli.app import app
 from sgfcheck.escaping import csv_cell
 from sgfcheck.limits import Limits
-from sgfcheck.records.inputs import InputProblem, WorkItem, iter_inputs
+from sgfcheck.records.inputs import iter_inputs
+from sgfcheck.records.items import InputProblem, WorkItem
 
 runner = CliRunner()
 KO = (FIXTURES / "ko.sgf").read_bytes()

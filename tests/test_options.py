@@ -18,7 +18,7 @@ VALUES = ["", "nan", "inf", "-inf", "-1", "0", "1e400", "99999999999999999999", 
           "../../etc/passwd", "/dev/zero", "japanese:komi=", ":", ",", "D4,,Q16", "ZZ99", "🙂"]
 OPTIONS = {
     "check": ["--rules", "--ko", "--suicide", "--komi", "--format", "--encoding", "--limit", "-o"],
-    "score": ["--rules", "--compare", "--game-rules", "--dead", "--dead-stones", "--seed",
+    "score": ["--rules", "--compare", "--dead", "--dead-stones", "--seed",
               "--move", "--komi", "--engine", "--format", "--encoding", "--limit", "-o"],
     "life": ["--move", "--rules", "--komi", "--dead-stones", "--seed", "--engine", "--format",
              "--encoding", "--limit"],
@@ -28,7 +28,7 @@ OPTIONS = {
     "convert": ["--encoding", "--limit", "-o"],
     "diagram": ["--game", "--move", "--rules", "--komi", "--dead-stones", "--seed", "--encoding",
                 "--limit", "-o"],
-    "annotate": ["--fix", "--rules", "--compare", "--game-rules", "--komi", "--dead-stones",
+    "annotate": ["--fix", "--rules", "--compare", "--komi", "--dead-stones",
                  "--seed", "--encoding", "--limit", "-o"],
     "rules": ["--format"],
 }

@@ -147,8 +147,9 @@ def test_illegal_ko_retake_and_the_stone_it_would_take() -> None:
     report = check_file(FIXTURES / "ko.sgf")
     game = report.games[0]
     finding = game.illegal_moves[0]
-    picture = illegal_move_picture(game, finding)
-    assert picture is not None
+    scene = game.scene(finding)
+    assert scene is not None
+    picture = illegal_move_picture(scene, game.line)
     root = parse(render_svg(picture))
     illegal = [el for el in root.iter() if "illegal" in el.get("class", "").split()]
     assert [(el.get("data-point"), el.get("class")) for el in illegal] == [
@@ -164,13 +165,15 @@ def test_illegal_suicide_marks_the_chain_it_kills() -> None:
     game = report.games[0]
     finding = game.illegal_moves[0]
     assert (finding.move, finding.point, finding.code.rule) == (1, "A1", "suicide")
-    picture = illegal_move_picture(game, finding)
-    assert picture is not None and picture.concerned == set()
+    scene = game.scene(finding)
+    assert scene is not None and scene.concerned == frozenset()
+    assert illegal_move_picture(scene, game.line).concerned == set()
     multi = check_bytes(b"(;GM[1]SZ[5]RU[Japanese]AB[ae]AW[ad][bd][ce][cd];B[be])")
     game = multi.games[0]
     finding = game.illegal_moves[0]
-    picture = illegal_move_picture(game, finding)
-    assert picture is not None
+    scene = game.scene(finding)
+    assert scene is not None
+    picture = illegal_move_picture(scene, game.line)
     root = parse(render_svg(picture))
     assert {p for p, c in stones(root).items() if "concerned" in c} == {"A1"}
 

@@ -350,8 +350,8 @@ def test_the_python_referee_walks_any_number_of_groups_without_recursion() -> No
 
 def test_the_python_wall_tables_are_kept_for_a_few_board_sizes_only() -> None:
     # A hostile collection may hold every size from 1x1 to 52x52 (a 52x52 table is 15 MB).
-    from sgfcheck.scoring import referee
+    from sgfcheck.scoring import walls
 
     for width in range(1, 31):
         referee_map_pure([0] * (width * 3), set(), width, 3, neighbours_for(width, 3))
-        assert len(referee._WALL_TABLES) <= referee.WALL_TABLES_KEPT
+        assert len(walls._WALL_TABLES) <= walls.WALL_TABLES_KEPT

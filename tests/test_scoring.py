@@ -21,7 +21,8 @@ from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.scoring.count import count
 from sgfcheck.scoring.position import analyse
-from sgfcheck.scoring.result_check import check_score as check_result
+from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, ResultCheck
+from sgfcheck.scoring.result_check import check_result as weigh
 from sgfcheck.settings import Settings
 from sgfcheck.status import Source
 
@@ -32,6 +33,14 @@ def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: ob
     by_name = {s.ruleset.name: s for s in reversed(game.scores)}
     by_name["own"] = game.scores[0]
     return game, by_name
+
+
+def check_result(result, score, dead, final: bool, open_share: float = 0.0) -> ResultCheck:  # type: ignore[no-untyped-def]
+    """The result check of one count, under the record's own reading only."""
+    from sgfcheck.scoring.conventions import Reading
+
+    return weigh(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead, final,
+                 open_share)
 
 
 def totals(score) -> tuple[float, float]:  # type: ignore[no-untyped-def]

@@ -12,16 +12,13 @@ from sgfcheck.cli.common import (
     DeadStonesOption,
     EncodingOption,
     EngineOption,
-    GameRulesOption,
     KomiOption,
     LimitOption,
     RecordArgument,
     RulesOption,
     SeedOption,
     check_writable,
-    compare_rows,
     examples,
-    game_rules,
     limits_of,
     names,
     not_the_input,
@@ -56,7 +53,6 @@ def annotate(
     engine: EngineOption = EngineName.AUTO,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
-    former_game_rules: GameRulesOption = None,
 ) -> None:
     """Write a copy of a record with the findings, verdicts and territory in it, for SGF editors.
 
@@ -73,16 +69,15 @@ def annotate(
     unknown = sorted(wanted - set(FIXABLE))
     if unknown:
         raise usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
-    rules, rows = compare_rows("annotate", rules, compare)
-    rules = game_rules("annotate", rules, former_game_rules)
+    rows = names(compare)
     validate([*rows, rules], encoding, komi)
     limits = limits_of(limit)
     check_writable("--output", output)
     not_the_input(file, output)
     settings = Settings(rules=rules, compare=rows, komi=komi, encoding=encoding,
                         dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
+    from sgfcheck.cli.common import one_record
     from sgfcheck.cli.exits import score_status
-    from sgfcheck.cli.records import one_record
     from sgfcheck.output.annotate import annotate as annotate_record
     from sgfcheck.scoring.adjudicate import score_loaded
 

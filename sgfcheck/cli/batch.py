@@ -171,7 +171,8 @@ def batch(
     from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
     from sgfcheck.output.scores import render_summary_text
     from sgfcheck.output.text import wrap_line
-    from sgfcheck.run.batch import BatchOptions, Problems, RunStopped
+    from sgfcheck.run.batch import BatchOptions, Problems
+    from sgfcheck.run.executor import RunStopped
     from sgfcheck.run.report import ReportProblem, write_parts, write_report
 
     # With --html on this machine's pool, each game with illegal moves, errors or a mismatch

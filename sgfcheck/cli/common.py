@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from sgfcheck.output.summary import Summary
-    from sgfcheck.records.inputs import Skipped
+    from sgfcheck.records.items import Skipped
     from sgfcheck.records.record import LoadedFile
+    from sgfcheck.replay.check import GameReport
+    from sgfcheck.settings import Settings
 
 
 def examples(*lines: str) -> str:
@@ -50,7 +52,7 @@ DEAD_STONES_HELP = (
     "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
     "Go 3.8: Debian package gnugo, or SGFCHECK_GNUGO), katago (ask KataGo: sgfcheck engines "
     "install katago), none (every stone alive). An engine that fails is finding LIF001 or "
-    "LIF002 and every stone is counted alive.")
+    "LIF002, and only the stones proven dead are removed.")
 DeadStonesOption = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
                                                            help=DEAD_STONES_HELP)]
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
@@ -93,9 +95,6 @@ CompareOption = Annotated[str | None, typer.Option(
     "--compare", metavar="NAME,...", help="Rulesets counted beside the game's own, "
     "comma-separated (default: tromp-taylor, chinese, japanese, aga and stone-scoring).",
     show_default=False)]
-GameRulesOption = Annotated[str | None, typer.Option(
-    "--game-rules", metavar="NAME", hidden=True,
-    help="The former spelling of --rules on score and annotate (kept for one release).")]
 InputsArgument = Annotated[list[str], typer.Argument(
     metavar="INPUT", show_default=False,
     help="Records (SGF, GIB, NGF, UGF), folders (recursive), globs, .zip/.tar/.tar.gz archives, "
@@ -185,28 +184,43 @@ def dead_points(text: str | None) -> tuple[str, ...]:
     return points
 
 
-def game_rules(command: str, rules: str, old: str | None) -> str:
-    """The game's ruleset, from ``--rules`` or the former ``--game-rules`` (said once)."""
-    if old is None:
-        return rules
-    note(f"--game-rules is spelled --rules now, as on every command (the old spelling works "
-         f"until the next release); sgfcheck {command} --compare names the other rows")
-    if rules != "auto" and rules != old:
-        raise usage_error("--rules and --game-rules name different rulesets")
-    return old
+# --- the one record of diagram, annotate and view ---------------------------------------------
 
 
-def compare_rows(command: str, rules: str, compare: str | None) -> tuple[str, tuple[str, ...]]:
-    """``score``/``annotate``: the game's ruleset and the rows besides it. ``--rules`` with a
-    comma-separated list is the former spelling of ``--compare`` (kept for one release)."""
-    rows = names(compare)
-    if "," in rules:
-        note(f"on {command}, --rules names the game's ruleset now, as on every command; a list "
-             "of rows is --compare (the old spelling works until the next release)")
-        if rows:
-            raise usage_error("--rules lists rows (the former spelling) and --compare too")
-        return "auto", names(rules)
-    return rules, rows
+def one_record(file: str, settings: Settings, what: str) -> LoadedFile:
+    """The record in ``file``, read with the settings' encoding and limits."""
+    from sgfcheck.records.items import Skipped
+    from sgfcheck.records.loading import load_inputs
+
+    loaded = next(iter(load_inputs([file], settings.encoding, settings.limits,
+                                   sys.stdin.buffer)))
+    if isinstance(loaded, Skipped):
+        raise usage_error(f"{file}: {loaded.reason}")
+    if not loaded.games:
+        problems = "; ".join(f"{f.code.code} {f.message}" for f in loaded.findings)
+        raise usage_error(f"{file}: no game to {what} ({problems})")
+    return loaded
+
+
+def one_game(file: str, settings: Settings, game_no: int, what: str) -> GameReport:
+    """Game ``game_no`` (from 1) of the record in ``file``, checked under the settings; a game
+    number past the collection, or a move past the end of the game, is a usage error."""
+    from sgfcheck.records.record import LoadedFile
+    from sgfcheck.replay.check import check_loaded
+
+    loaded = one_record(file, settings, what)
+    if game_no > len(loaded.games):
+        raise usage_error(f"--game {game_no}: {file} holds {len(loaded.games)} game(s)")
+    record = loaded.games[game_no - 1]
+    moves = record.main_line().move_count if record.playable else 0
+    if settings.move is not None and not 0 <= settings.move <= moves:
+        raise usage_error(f"--move {settings.move}: {file} game {game_no} has {moves} moves")
+    alone = LoadedFile(loaded.path, loaded.encoding, loaded.encoding_guessed, [record],
+                       loaded.findings)
+    report = check_loaded(alone, settings).games[0]
+    if not record.playable or report.context is None:
+        raise usage_error(f"{file} game {game_no}: not a game of Go that can be replayed")
+    return report
 
 
 # --- writing files ------------------------------------------------------------------------------
@@ -256,12 +270,43 @@ SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".jsonl": "j
 # --- the loop of check, score and life ----------------------------------------------------------
 
 
-def show(text: str, fmt: OutputFormat, sink: list[str] | None = None) -> None:
-    """Print a rendered report, or keep it for the output file (``sink``): as it is when the
+class FileSink:
+    """A command's output written to ``--output FILE`` as it comes (a long run over an archive
+    holds none of it in memory), under a temporary name beside the file, which takes the file's
+    name when the command is done (:meth:`commit`) and is removed when it fails."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self.partial = output.with_name(f".{output.name}.partial")
+        self.handle: IO[str] | None = None
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        if self.handle is None:
+            self.handle = open(self.partial, "w", encoding="utf-8")  # noqa: SIM115 - closed in commit or discard
+        self.handle.write(text)
+        self.size += len(text.encode("utf-8"))
+
+    def commit(self) -> None:
+        if self.handle is None:
+            self.write("")
+        assert self.handle is not None
+        self.handle.close()
+        os.replace(self.partial, self.output)
+        say(f"written: {self.output} ({self.size // 1024} KB)", err=True)
+
+    def discard(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+            self.partial.unlink(missing_ok=True)
+
+
+def show(text: str, fmt: OutputFormat, sink: FileSink | None = None) -> None:
+    """Print a rendered report, or write it to the output file (``sink``): as it is when the
     format escapes for itself (JSON), else made safe for a terminal."""
     safe = text if fmt.safe else terminal_text(text)
     if sink is not None:
-        sink.append(safe + "\n")
+        sink.write(safe + "\n")
     else:
         typer.echo(safe)
 
@@ -274,7 +319,7 @@ def load(files: list[str], encoding: str | None, limits: Limits,
          ) -> Iterable[LoadedFile | Skipped]:
     """The inputs of a command, read one by one. With ``--move N`` all are read first: a move
     past the end of a game is a usage error before any work."""
-    from sgfcheck.records.inputs import Skipped
+    from sgfcheck.records.items import Skipped
     from sgfcheck.records.loading import load_inputs, past_the_end
 
     inputs = load_inputs(files, encoding, limits, sys.stdin.buffer, follow_links)
@@ -295,22 +340,22 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
                output: Path | None = None,
-               prepare: Callable[[LoadedFile], LoadedFile] | None = None) -> ExitStatus:
+               judged: int | None = None) -> ExitStatus:
     """Each record processed by the library (with progress), rendered as the format says (to
     standard output, or all of it to ``output``), each skipped file said; the exit status.
-    ``prepare``: what the command keeps of a file (the games it will judge), before its games
-    are counted for the progress.
+    ``judged``: the games of a file the command judges at most (``--limit judged``), as the
+    progress counts them.
 
     One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
     record in the inputs, or none of them readable), else 1 when something was found (an
     unreadable file or a path that is not there among records read, or the command's own
     findings), else 0."""
-    from sgfcheck.records.inputs import Skipped
+    from sgfcheck.records.items import Skipped
 
     worst = ExitStatus.OK
     read = skipped = done = 0
     reports: list[Report] = []
-    sink: list[str] | None = None if output is None else []
+    sink = None if output is None else FileSink(output)
     track = _Tracker(files, quiet)
     try:
         for loaded in inputs:
@@ -325,9 +370,8 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                     show(shown, fmt, sink)
                 continue
             read += 1
-            if prepare is not None:
-                loaded = prepare(loaded)
-            report = process(loaded, track.file_read(len(loaded.games)))
+            games = len(loaded.games) if judged is None else min(len(loaded.games), judged)
+            report = process(loaded, track.file_read(games))
             track.file_done()
             if fmt.each is not None:
                 show(fmt.render_each(report, style), fmt, sink)
@@ -336,20 +380,25 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
             found = status(report)
             done += found is not ExitStatus.USAGE
             worst = max(worst, found)
+        track.bar.close()
+        if not read:
+            raise usage_error("no record in the inputs" + (
+                f" ({skipped} file(s) skipped, each said above)" if skipped
+                else ": no file found in " + ", ".join(files)))
+        if fmt.whole is not None:
+            text = fmt.render_whole(reports, style)
+            if sink is None:
+                typer.echo(text, nl=False)
+            else:
+                sink.write(text)
+        if sink is not None:
+            sink.commit()
+    except BaseException:
+        if sink is not None:
+            sink.discard()
+        raise
     finally:
         track.bar.close()
-    if not read:
-        raise usage_error("no record in the inputs" + (
-            f" ({skipped} file(s) skipped, each said above)" if skipped
-            else ": no file found in " + ", ".join(files)))
-    if fmt.whole is not None:
-        text = fmt.render_whole(reports, style)
-        if sink is None:
-            typer.echo(text, nl=False)
-        else:
-            sink.append(text)
-    if sink is not None and output is not None:
-        write_output("".join(sink), output)
     if done and (worst is ExitStatus.USAGE or skipped):
         return ExitStatus.FOUND  # unreadable or missing inputs among records read
     return worst
@@ -405,6 +454,7 @@ class ProgressBar:
     def close(self) -> None:
         if self.display is not None:
             self.display.stop()
+            self.display = None
 
 
 def _rate_column() -> Any:

@@ -4,7 +4,7 @@ illegal move."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +27,10 @@ from sgfcheck.cli.common import (
 from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.escaping import visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+if TYPE_CHECKING:
+    from sgfcheck.output.svg import Picture
+    from sgfcheck.replay.check import GameReport
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -79,14 +83,13 @@ def diagram(
         raise usage_error(f"--output {output}: write .svg or .png")
     settings = Settings(rules=rules, komi=komi, move=move, encoding=encoding,
                         dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
-    from sgfcheck.cli.records import one_game
-    from sgfcheck.output.diagrams import Unavailable, picture_of
+    from sgfcheck.cli.common import one_game
     from sgfcheck.output.svg import PngUnavailable, render_svg, svg_to_png
 
     report = one_game(file, settings, game_no, "draw")
     try:
-        picture = picture_of(report, settings, illegal=illegal, plain=plain, numbers=numbers)
-    except Unavailable as exc:
+        picture = _picture(report, settings, illegal=illegal, plain=plain, numbers=numbers)
+    except ValueError as exc:
         raise usage_error(f"{file} game {game_no}: {exc}") from None
     svg = render_svg(picture, legend=legend)
     if output is None:
@@ -103,3 +106,46 @@ def diagram(
         err=True)
     raise typer.Exit(ExitStatus.OK)
 
+
+
+def _picture(report: GameReport, settings: Settings, *, illegal: bool, plain: bool,
+             numbers: bool) -> Picture:
+    """The picture ``diagram`` draws of a checked game: an illegal move (the first, or the one
+    at ``settings.move``), the stones alone, or the position scored under the game's ruleset
+    with its dead stones and territory. Raises ValueError saying why it cannot be drawn."""
+    from dataclasses import replace
+
+    from sgfcheck.output.diagrams import (
+        illegal_move_picture,
+        position_picture,
+        scored_picture,
+    )
+    from sgfcheck.replay.replay import replay
+    from sgfcheck.scoring.adjudicate import score_game
+
+    record = report.game
+    if not record.playable or report.context is None:
+        raise ValueError("not a game of Go that can be replayed")
+    move = settings.move
+    if illegal:
+        wanted = [f for f in report.illegal_moves if move is None or f.move == move]
+        if not wanted:
+            at = f" at move {move}" if move is not None else ""
+            raise ValueError(f"no illegal move{at} under {report.context.ruleset.name}")
+        scene = report.scene(wanted[0])
+        if scene is None:
+            raise ValueError(f"move {wanted[0].move} has no point on the board to draw")
+        return illegal_move_picture(scene, report.line, numbers=numbers)
+    if plain:
+        rep = replay(record, report.line or record.main_line(), report.context.ruleset,
+                     upto=move)
+        return position_picture(rep.board, report.line, rep.moves, numbers=numbers,
+                                title=f"after move {rep.moves}")
+    scored = score_game(report, replace(settings, compare=()))
+    if not scored.scores:
+        raise ValueError(scored.error or "nothing to count")
+    picture = scored_picture(scored, scored.scores[0], numbers=numbers)
+    assert scored.dead is not None
+    picture.title += (f", after move {scored.scored_move}, dead stones: "
+                      f"{scored.dead.source.value}")
+    return picture

@@ -8,6 +8,7 @@ import typer
 
 from sgfcheck.cli.common import examples, say, width
 from sgfcheck.cli.exits import ExitStatus
+from sgfcheck.status import Source
 from sgfcheck.strenum import StrEnum
 
 app = typer.Typer(name="engines", add_completion=False, pretty_exceptions_enable=False,
@@ -21,7 +22,7 @@ def engines() -> None:
 
 
 class Installable(StrEnum):
-    katago = "katago"
+    katago = Source.KATAGO.value
 
 
 @app.command("install", epilog=examples("sgfcheck engines install katago"))
@@ -30,8 +31,8 @@ def engines_install(
 ) -> None:
     """Put KataGo and its network into the per-user data folder (from the katrain wheel on
     PyPI, about 106 MB). Exit status 1 when it fails, saying why."""
-    from sgfcheck.judge.engine import EngineError
     from sgfcheck.judge.install import OPENCL_HELP, install_katago, opencl_present
+    from sgfcheck.judge.interface import EngineError
 
     try:
         install_katago(lambda line: typer.echo(line))

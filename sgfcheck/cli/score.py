@@ -13,7 +13,6 @@ from sgfcheck.cli.common import (
     EncodingOption,
     EngineOption,
     FollowLinksOption,
-    GameRulesOption,
     InputsArgument,
     KomiOption,
     LimitOption,
@@ -23,14 +22,13 @@ from sgfcheck.cli.common import (
     RulesOption,
     SeedOption,
     WideOption,
-    compare_rows,
     dead_points,
     each_input,
     examples,
     format_option,
-    game_rules,
     limits_of,
     load,
+    names,
     output_format,
     usage_error,
     validate,
@@ -76,15 +74,13 @@ def score(
     follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
-    former_game_rules: GameRulesOption = None,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
     Exit status: 0 every scored result matches (or is not a score), 1 a mismatch, an
     unverifiable result or an error finding, 2 usage error or unreadable input.
     """
-    rules, rows = compare_rows("score", rules, compare)
-    rules = game_rules("score", rules, former_game_rules)
+    rows = names(compare)
     if all_rules:
         from sgfcheck.rules.presets import PRESETS
 
@@ -99,10 +95,10 @@ def score(
                         move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,
                         seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.exits import score_status
-    from sgfcheck.scoring.adjudicate import score_loaded, within_judged
+    from sgfcheck.scoring.adjudicate import score_loaded
 
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
         fmt, Style(width=width(wide)), score_status, output,
-        lambda loaded: within_judged(loaded, settings)))
+        limits.judged))
 

@@ -2,16 +2,18 @@
 
 :class:`DeadStones` is the set of stones to remove before counting, with its :class:`Source`,
 notes for the reader, and, for the estimate, every chain's verdict. A source is a function
-``(game, line, board) -> DeadStones | None`` (None: it does not know); :func:`find_dead_stones`
+``(game, line, board, context) -> DeadStones | None`` (None: it does not know);
+:func:`find_dead_stones`
 tries them in order and falls back to what is proven (Benson), never a guess. The sources:
 
 - the user: ``--dead D4,Q16`` (a point marks its whole chain), ``--alive``;
 - the players: TB/TW markup on the final node (KGS and CGoban write it once both agreed);
 - the estimate (:mod:`sgfcheck.judge.estimate`): proofs, then seeded playouts, uncertain chains
   named;
-- an engine (:mod:`sgfcheck.judge.engine`: GNU Go, KataGo), asked with the game's context (the
+- an engine (:mod:`sgfcheck.judge.interface`: GNU Go, KataGo), asked with the game's context (the
   komi and counting the count uses): its dead stones; a failure is finding ``LIF001`` (GNU Go)
-  or ``LIF002`` (KataGo) on the value and every stone is counted alive;
+  or ``LIF002`` (KataGo) on the value, which then holds only the stones proven dead (Benson;
+  where none are, every stone is counted alive);
 - proofs only (Benson): stones dead whatever anyone plays.
 """
 
@@ -24,12 +26,13 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.bentfour import bent_fours
-from sgfcheck.judge.engine import EngineError, EngineJudgement
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
+from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
-from sgfcheck.records.record import GameRecord, Line, Move
+from sgfcheck.records.lines import Line, Move
+from sgfcheck.records.record import GameRecord
 from sgfcheck.replay.board import Board, Chain
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
@@ -275,15 +278,15 @@ def to_move_after(line: Line) -> Colour:
 def ask_engine(name: EngineName | str, game: GameRecord, line: Line, board: Board,
                context: GameContext) -> EngineJudgement:
     """The named engine's word on the position, the player to move after the last move, the
-    game's komi and counting (:mod:`sgfcheck.judge.engine`). Raises
-    :class:`~sgfcheck.judge.engine.EngineError`."""
+    game's komi and counting (:mod:`sgfcheck.judge.interface`). Raises
+    :class:`~sgfcheck.judge.interface.EngineError`."""
     return running(str(name)).judge(board, context, to_move_after(line))
 
 
 def gnugo_dead_stones(game: GameRecord, line: Line, board: Board,
                       context: GameContext) -> DeadStones:
     """GNU Go's dead stones for the position; raises
-    :class:`~sgfcheck.judge.engine.EngineError` (:func:`find_dead_stones` turns it into
+    :class:`~sgfcheck.judge.interface.EngineError` (:func:`find_dead_stones` turns it into
     ``LIF001``)."""
     answer = ask_engine(EngineName.GNUGO, game, line, board, context)
     return DeadStones(answer.dead, Source.GNUGO, answer.notes)
@@ -294,7 +297,7 @@ def katago_dead_stones(game: GameRecord, line: Line, board: Board,
     """KataGo's ownership of the position, asked with each side to move: a chain is dead when
     the opponent owns its points beyond 0.5 both times (on 100 KGS markup games, thresholds
     from 0.2 to 0.6 gave the same), unsettled when only one answer says so (counted alive, and
-    the count's band reads it both ways). Raises :class:`~sgfcheck.judge.engine.EngineError`
+    the count's band reads it both ways). Raises :class:`~sgfcheck.judge.interface.EngineError`
     (:func:`find_dead_stones` turns it into ``LIF002``)."""
     answer = ask_engine(EngineName.KATAGO, game, line, board, context)
     dead, confidence = answer.dead, answer.confidence
@@ -358,14 +361,16 @@ def choose_sources(settings: Settings, at_end: bool = True) -> list[DeadStoneSou
 def find_dead_stones(game: GameRecord, line: Line, board: Board, context: GameContext,
                      sources: list[DeadStoneSource] | None = None) -> DeadStones:
     """The first source that knows, else the stones proven dead (said so). A source that fails
-    (an engine) leaves a finding on the value and every stone is counted alive; a bad ``--dead``
-    point raises ValueError."""
+    (an engine) leaves a finding on the value, which then holds the stones proven dead (where
+    none are, every stone is counted alive); a bad ``--dead`` point raises ValueError."""
     for source in [markup_dead_stones] if sources is None else sources:
         try:
             found = source(game, line, board, context)
         except EngineError as exc:
             fallback = proven_dead_stones(board)
-            fallback.findings.append(Finding(exc.code, f"{exc}; every stone is counted alive"))
+            counted = ("only the stones proven dead whatever anyone plays (Benson) are removed"
+                       if fallback.points else "every stone is counted alive")
+            fallback.findings.append(Finding(exc.code, f"{exc}; {counted}"))
             return fallback
         if found is not None:
             return found

@@ -4,7 +4,7 @@ The final position is written to a temporary SGF file (setup stones, player to m
 Go is asked ``loadsgf``, ``final_status_list dead`` and ``final_status_list seki``. GNU Go runs
 as a subprocess without a shell, with a time limit. The binary is ``$SGFCHECK_GNUGO``, else
 ``gnugo`` on the PATH, else Debian's ``/usr/games/gnugo`` (package ``gnugo``). :class:`GnuGo` is
-the engine the dead-stone sources ask (:mod:`sgfcheck.judge.engine`).
+the engine the dead-stone sources ask (:mod:`sgfcheck.judge.interface`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from pathlib import Path
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.judge.engine import EngineError, EngineJudgement
+from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
 from sgfcheck.records.context import GameContext
 from sgfcheck.replay.board import Board
+from sgfcheck.status import Source
 
 TIMEOUT = 60.0
 DEBIAN_PATH = "/usr/games/gnugo"
@@ -34,10 +35,10 @@ class GnuGoError(EngineError):
 
 
 class GnuGo:
-    """GNU Go behind the engine interface (:mod:`sgfcheck.judge.engine`): each position is one
+    """GNU Go behind the engine interface (:mod:`sgfcheck.judge.interface`): each position is one
     GTP session of its own, so there is no process to keep."""
 
-    name = "gnugo"
+    name = Source.GNUGO.value
 
     def __init__(self, binary: str | None = None) -> None:
         self.binary = binary

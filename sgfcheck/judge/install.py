@@ -25,6 +25,7 @@ from sgfcheck.colour import BLACK
 from sgfcheck.judge.gnugo import find_gnugo
 from sgfcheck.judge.katago import KataGo, KataGoError, find_katago, installed_setup
 from sgfcheck.replay.board import Board
+from sgfcheck.status import Source
 
 KATRAIN = "katrain==1.20.0"
 WHEEL_BINARY = "katrain/KataGo/katago"
@@ -97,19 +98,20 @@ def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
     """GNU Go and KataGo: found, and for KataGo whether it answers a query."""
     out = []
     gnugo = find_gnugo()
-    out.append(EngineStatus("gnugo", gnugo is not None,
+    out.append(EngineStatus(Source.GNUGO.value, gnugo is not None,
                             gnugo or "not found (apt-get install gnugo, or SGFCHECK_GNUGO)"))
     setup = find_katago()
     if setup is None:
-        out.append(EngineStatus("katago", False, "not installed (sgfcheck engines install "
-                                "katago, or SGFCHECK_KATAGO/_MODEL/_CONFIG)"))
+        out.append(EngineStatus(Source.KATAGO.value, False, "not installed (sgfcheck engines "
+                                "install katago, or SGFCHECK_KATAGO/_MODEL/_CONFIG)"))
         return out
     where = f"{setup.binary}, model {setup.model}, config {setup.config}"
     if not opencl_present():
-        out.append(EngineStatus("katago", False, f"{where}; no OpenCL driver: {OPENCL_HELP}"))
+        out.append(EngineStatus(Source.KATAGO.value, False,
+                                f"{where}; no OpenCL driver: {OPENCL_HELP}"))
         return out
     if not try_katago:
-        out.append(EngineStatus("katago", True, where))
+        out.append(EngineStatus(Source.KATAGO.value, True, where))
         return out
     try:
         engine = KataGo(setup)
@@ -118,7 +120,7 @@ def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
         finally:
             engine.close()
     except KataGoError as exc:
-        out.append(EngineStatus("katago", False, f"{where}; {exc}"))
+        out.append(EngineStatus(Source.KATAGO.value, False, f"{where}; {exc}"))
         return out
-    out.append(EngineStatus("katago", True, f"{where}; answered a query"))
+    out.append(EngineStatus(Source.KATAGO.value, True, f"{where}; answered a query"))
     return out

@@ -25,11 +25,12 @@ from pathlib import Path
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.judge.engine import EngineError, EngineJudgement
+from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.limits import engine_preexec
 from sgfcheck.records.context import GameContext
 from sgfcheck.replay.board import Board
 from sgfcheck.rules.ruleset import Scoring
+from sgfcheck.status import Source
 
 START_TIMEOUT = 60.0
 """Seconds allowed for the engine to load its network (4.4 s measured the first time on 2 CPU
@@ -79,10 +80,10 @@ def find_katago() -> KataGoSetup | None:
 
 
 class KataGo:
-    """A running analysis engine, behind the engine interface (:mod:`sgfcheck.judge.engine`).
+    """A running analysis engine, behind the engine interface (:mod:`sgfcheck.judge.interface`).
     Use :func:`engine` to share one per process."""
 
-    name = "katago"
+    name = Source.KATAGO.value
 
     def __init__(self, setup: KataGoSetup, start_timeout: float = START_TIMEOUT) -> None:
         self.setup = setup

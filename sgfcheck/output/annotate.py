@@ -28,7 +28,6 @@ from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.count import counted_points
 from sgfcheck.scoring.result_check import CheckStatus
 from sgfcheck.version import VERSION
 
@@ -141,7 +140,7 @@ def annotate_game(tree: sgf_grammar.Coarse_game_tree, game: GameScore, file_find
     # Territory of the game's own count at the scored position.
     if game.position is not None and game.dead is not None and game.scores:
         own = game.scores[0]
-        counted = counted_points(game.position, own.ruleset)
+        counted = game.counted(own)
         width = game.position.board.width
         points = {c: sorted(p for p, owner in counted.territory.items() if owner is c)
                   for c in (BLACK, WHITE)}

@@ -1,28 +1,23 @@
 """Which picture shows what: a scored position under one ruleset, a position at a move, an
 illegal move and the stones it concerns (:mod:`sgfcheck.output.svg` draws them).
 
-A scored picture marks what that ruleset's count does with each point
-(:func:`sgfcheck.scoring.count. counted_points`): the territory it counts for each colour, the seki
-points it counts for nobody, the points still to fill; dead stones and chains the estimate left
-uncertain are marked as the dead-stone source judged them, the same for every ruleset.
+A scored picture marks what that ruleset's count does with each point (the game's
+:meth:`~sgfcheck.scoring.adjudicate.GameScore.counted`): the territory it counts for each colour,
+the seki points it counts for nobody, the points still to fill; dead stones and chains the
+estimate left uncertain are marked as the dead-stone source judged them, the same for every
+ruleset. An illegal move is drawn on its :class:`~sgfcheck.replay.scenes.Scene`. Nothing here
+replays or counts: the pictures draw what they are given.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
-from sgfcheck.findings import Finding
+from sgfcheck.colour import EMPTY, Colour
 from sgfcheck.output.svg import Picture
-from sgfcheck.points import parse_point_name
-from sgfcheck.records.record import Line
+from sgfcheck.records.lines import Line
 from sgfcheck.replay.board import Board
-from sgfcheck.replay.check import GameReport
-from sgfcheck.replay.replay import replay
-from sgfcheck.scoring.adjudicate import GameScore, score_game
-from sgfcheck.scoring.count import Score, counted_points
-from sgfcheck.scoring.life import mutual_seki
-from sgfcheck.settings import Settings
+from sgfcheck.replay.scenes import Scene
+from sgfcheck.scoring.adjudicate import GameScore
+from sgfcheck.scoring.count import Score
 
 
 def stones_of(board: Board) -> dict[int, Colour]:
@@ -72,91 +67,23 @@ def scored_picture(game: GameScore, score: Score, *, numbers: bool = False) -> P
                                title=title)
     picture.dead = set(game.dead.points)
     picture.uncertain = {p for chain in game.dead.uncertain for p in chain.stones}
-    picture.seki_stones = mutual_seki(board, position.seki_stones[BLACK],
-                                      position.seki_stones[WHITE], set(position.dame))
-    counted = counted_points(position, score.ruleset)
+    picture.seki_stones = game.seki_stones
+    counted = game.counted(score)
     picture.territory = counted.territory
     picture.seki = counted.seki
     picture.fill = counted.fill
     return picture
 
 
-def concerned_stones(board: Board, point: int, colour: Colour) -> set[int]:
-    """The stones a move at ``point`` by ``colour`` concerns: the stone already there; else the
-    opponent stones it would capture (a ko or superko retake takes them back); else its own
-    chains it would leave without liberties (suicide)."""
-    if board.colour[point] != EMPTY:
-        chain = board.chain_of[point]
-        return set(chain.stones) if chain is not None else {point}
-    captured: set[int] = set()
-    own: set[int] = set()
-    for q in board.neighbours[point]:
-        chain = board.chain_of[q]
-        if chain is None or chain.liberties != {point}:
-            continue
-        (captured if chain.colour != colour else own).update(chain.stones)
-    return captured or own
-
-
-def illegal_move_picture(report: GameReport, finding: Finding, *,
-                         numbers: bool = False) -> Picture | None:
-    """The position before an illegal move, its point and the stones it concerns; None when the
-    move has no point on the board or the game was not replayed."""
-    game = report.game
-    if (finding.move is None or finding.point is None or finding.colour is None
-            or report.context is None or report.line is None):
-        return None
-    try:
-        col, row = parse_point_name(finding.point, game.width, game.height)
-    except ValueError:
-        return None
-    if not (0 <= col < game.width and 0 <= row < game.height):
-        return None
-    before = replay(game, report.line, report.context.ruleset, upto=finding.move - 1)
-    board = before.board
-    index = row * game.width + col
-    title = (f"move {finding.move}: {finding.colour.word} {finding.point}, "
+def illegal_move_picture(scene: Scene, line: Line | None, *, numbers: bool = False
+                         ) -> Picture:
+    """The position before an illegal move, its point and the stones it concerns."""
+    finding = scene.finding
+    assert finding.move is not None
+    title = (f"move {finding.move}: {scene.colour.word} {finding.point}, "
              f"{finding.code.rule} ({finding.code.code})")
-    picture = position_picture(board, report.line, finding.move - 1, numbers=numbers,
+    picture = position_picture(scene.board, line, finding.move - 1, numbers=numbers,
                                title=title)
-    picture.illegal = (index, finding.colour)
-    picture.concerned = concerned_stones(board, index, finding.colour)
-    return picture
-
-
-class Unavailable(ValueError):
-    """The picture asked for cannot be drawn (no illegal move, nothing to count); the message
-    says why."""
-
-
-def picture_of(report: GameReport, settings: Settings, *, illegal: bool = False,
-               plain: bool = False, numbers: bool = False) -> Picture:
-    """The picture ``sgfcheck diagram`` draws of a checked game: an illegal move (the first, or
-    the one at ``settings.move``), the stones alone, or the position scored under the game's
-    ruleset with its dead stones and territory. Raises :class:`Unavailable`."""
-    record = report.game
-    if not record.playable or report.context is None:
-        raise Unavailable("not a game of Go that can be replayed")
-    move = settings.move
-    if illegal:
-        wanted = [f for f in report.illegal_moves if move is None or f.move == move]
-        if not wanted:
-            at = f" at move {move}" if move is not None else ""
-            raise Unavailable(f"no illegal move{at} under {report.context.ruleset.name}")
-        picture = illegal_move_picture(report, wanted[0], numbers=numbers)
-        if picture is None:
-            raise Unavailable(f"move {wanted[0].move} has no point on the board to draw")
-        return picture
-    if plain:
-        rep = replay(record, report.line or record.main_line(), report.context.ruleset,
-                     upto=move)
-        return position_picture(rep.board, report.line, rep.moves, numbers=numbers,
-                                title=f"after move {rep.moves}")
-    scored = score_game(report, replace(settings, compare=()))
-    if not scored.scores:
-        raise Unavailable(scored.error or "nothing to count")
-    picture = scored_picture(scored, scored.scores[0], numbers=numbers)
-    assert scored.dead is not None
-    picture.title += (f", after move {scored.scored_move}, dead stones: "
-                      f"{scored.dead.source.value}")
+    picture.illegal = (scene.point, scene.colour)
+    picture.concerned = set(scene.concerned)
     return picture

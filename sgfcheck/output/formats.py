@@ -7,16 +7,25 @@ the command line offers what is registered here for each command (``--format``),
 skipped file (not a record) in the output itself where the format can (text, JSON), else on
 standard error.
 
-Renderers are named as ``module:function`` and imported when first used, so that the command
-line starts without loading every renderer (the HTML pages bring the SVG drawing, for one).
+Renderers are registered by reference through a loader, a function that imports the renderer's
+module and returns it typed (:data:`Each`, :data:`Whole`): mypy checks every entry against the
+report its command makes, and the command line starts without loading every renderer (the HTML
+pages bring the SVG drawing, for one).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from sgfcheck.findings import Finding
+    from sgfcheck.replay.check import FileReport
+    from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -28,80 +37,215 @@ class Style:
     width: int | None = None
 
 
+Each = Callable[[R, Style], str]
+"""One file's report, rendered as it comes."""
+Whole = Callable[[Sequence[R]], str]
+"""Every report of the run, rendered at the end (one document)."""
+Skipped = Callable[[str, str], str]
+"""A file that is not a record (its name, why), said in the output."""
+
+
 @dataclass(frozen=True)
-class OutputFormat:
+class OutputFormat(Generic[R]):
     name: str
     help: str
-    each: str | None = None
-    """``module:function(report, verbose, width) -> str``: one file's report, printed as it
-    comes."""
-    whole: str | None = None
-    """``module:function(reports, verbose, width) -> str``: every report, at the end."""
+    each: Callable[[], Each[R]] | None = None
+    """Loads the renderer of one file's report, printed as it comes."""
+    whole: Callable[[], Whole[R]] | None = None
+    """Loads the renderer of every report, at the end."""
     document: bool = False
     """One document (a page): ``--output FILE`` writes it there."""
-    skipped: str | None = None
-    """``module:function(name, reason) -> str``: a file that is not a record, said in the
-    output; None: said on standard error."""
+    skipped: Callable[[], Skipped] | None = None
+    """Loads the line of a file that is not a record; None: said on standard error."""
     safe: bool = False
     """The format escapes control characters itself (JSON): printed as it is; text is made
     safe for a terminal when printed."""
 
-    def render_each(self, report: Any, style: Style) -> str:
+    def render_each(self, report: R, style: Style) -> str:
         assert self.each is not None
-        return str(_function(self.each)(report, style.verbose, style.width))
+        return self.each()(report, style)
 
-    def render_whole(self, reports: Sequence[Any], style: Style) -> str:
+    def render_whole(self, reports: Sequence[R], style: Style) -> str:
         assert self.whole is not None
-        return str(_function(self.whole)(reports, style.verbose, style.width))
+        return self.whole()(reports)
 
     def render_skipped(self, name: str, reason: str) -> str | None:
-        return None if self.skipped is None else str(_function(self.skipped)(name, reason))
+        return None if self.skipped is None else self.skipped()(name, reason)
 
 
-def _function(name: str) -> Callable[..., Any]:
-    module, _, function = name.partition(":")
-    found: Callable[..., Any] = getattr(importlib.import_module(module), function)
-    return found
+# --- the loaders: each imports its renderer when first used --------------------------------------
 
 
-_TEXT = "sgfcheck.output.text"
-_SCORES = "sgfcheck.output.scores"
-_JSON = "sgfcheck.output.schema"
-_HTML = "sgfcheck.output.html"
+def _check_text() -> Each[FileReport]:
+    from sgfcheck.output.text import render_text
 
-FORMATS: dict[str, dict[str, OutputFormat]] = {
+    return lambda report, style: render_text(report, style.verbose, style.width)
+
+
+def _check_json() -> Each[FileReport]:
+    from sgfcheck.output.schema import file_report_dict, json_text
+
+    return lambda report, style: json_text(file_report_dict(report))
+
+
+def _check_html() -> Whole[FileReport]:
+    from sgfcheck.output.html import check_page
+
+    return check_page
+
+
+def _score_text() -> Each[FileScore]:
+    from sgfcheck.output.scores import render_score_text
+
+    return lambda report, style: render_score_text(report, markdown=False, width=style.width)
+
+
+def _score_markdown() -> Each[FileScore]:
+    from sgfcheck.output.scores import render_score_text
+
+    return lambda report, style: render_score_text(report, markdown=True)
+
+
+def _score_json() -> Each[FileScore]:
+    from sgfcheck.output.schema import file_score_dict, json_text
+
+    return lambda report, style: json_text(file_score_dict(report))
+
+
+def _score_csv() -> Whole[FileScore]:
+    from sgfcheck.output.scores import render_score_csv
+
+    return render_score_csv
+
+
+def _score_html() -> Whole[FileScore]:
+    from sgfcheck.output.html import score_page
+
+    return score_page
+
+
+def _life_text() -> Each[FileLife]:
+    from sgfcheck.output.scores import render_life_text
+
+    return lambda report, style: render_life_text(report, style.width, every=style.verbose)
+
+
+def _life_json() -> Each[FileLife]:
+    from sgfcheck.output.schema import file_life_dict, json_text
+
+    return lambda report, style: json_text(file_life_dict(report))
+
+
+def _skipped_text() -> Skipped:
+    from sgfcheck.output.text import skipped_text
+
+    return skipped_text
+
+
+def _skipped_json() -> Skipped:
+    from sgfcheck.output.schema import skipped_json
+
+    return skipped_json
+
+
+FORMATS: dict[str, dict[str, OutputFormat[Any]]] = {
     "check": {
-        "text": OutputFormat("text", "tables for people", each=f"{_TEXT}:check_text",
-                             skipped=f"{_TEXT}:skipped_text"),
-        "json": OutputFormat("json", "one JSON object per file, one per line",
-                             each=f"{_JSON}:check_json", skipped=f"{_JSON}:skipped_json",
-                             safe=True),
-        "html": OutputFormat("html", "one self-contained page: each illegal move on its board",
-                             whole=f"{_HTML}:check_document", document=True),
+        "text": OutputFormat["FileReport"]("text", "tables for people", each=_check_text,
+                                           skipped=_skipped_text),
+        "json": OutputFormat["FileReport"]("json", "one JSON object per file, one per line",
+                                           each=_check_json, skipped=_skipped_json, safe=True),
+        "html": OutputFormat["FileReport"]("html", "one self-contained page: each illegal move "
+                                           "on its board", whole=_check_html, document=True),
     },
     "score": {
-        "text": OutputFormat("text", "tables for people", each=f"{_SCORES}:score_text",
-                             skipped=f"{_TEXT}:skipped_text"),
-        "json": OutputFormat("json", "one JSON object per file, one per line",
-                             each=f"{_JSON}:score_json", skipped=f"{_JSON}:skipped_json",
-                             safe=True),
-        "csv": OutputFormat("csv", "one row per ruleset and colour",
-                            whole=f"{_SCORES}:score_csv"),
-        "markdown": OutputFormat("markdown", "tables as Markdown", each=f"{_SCORES}:score_markdown",
-                                 skipped=f"{_TEXT}:skipped_text"),
-        "html": OutputFormat("html", "one self-contained page: a board per ruleset, side by side",
-                             whole=f"{_HTML}:score_document", document=True),
+        "text": OutputFormat["FileScore"]("text", "tables for people", each=_score_text,
+                                          skipped=_skipped_text),
+        "json": OutputFormat["FileScore"]("json", "one JSON object per file, one per line",
+                                          each=_score_json, skipped=_skipped_json, safe=True),
+        "csv": OutputFormat["FileScore"]("csv", "one row per ruleset and colour",
+                                         whole=_score_csv),
+        "markdown": OutputFormat["FileScore"]("markdown", "tables as Markdown",
+                                              each=_score_markdown, skipped=_skipped_text),
+        "html": OutputFormat["FileScore"]("html", "one self-contained page: a board per "
+                                          "ruleset, side by side", whole=_score_html,
+                                          document=True),
     },
     "life": {
-        "text": OutputFormat("text", "a board and a table", each=f"{_SCORES}:life_text",
-                             skipped=f"{_TEXT}:skipped_text"),
-        "json": OutputFormat("json", "one JSON object per file, one per line",
-                             each=f"{_JSON}:life_json", skipped=f"{_JSON}:skipped_json",
-                             safe=True),
+        "text": OutputFormat["FileLife"]("text", "a board and a table", each=_life_text,
+                                         skipped=_skipped_text),
+        "json": OutputFormat["FileLife"]("json", "one JSON object per file, one per line",
+                                         each=_life_json, skipped=_skipped_json, safe=True),
     },
 }
 """The formats of each command that prints reports, by name; the first is the default."""
 
 
-def formats_of(command: str) -> dict[str, OutputFormat]:
-    return FORMATS[command]
+# --- batch: a report's rows, made in the worker --------------------------------------------------
+
+GameRow = Callable[[str, "str | None", "GameScore", "FileReport"], Any]
+"""A game's row of a batch report: (the file's path, the archive member, the game, its file)."""
+FileRow = Callable[[str, "str | None", "list[Finding]"], Any]
+"""The row of a file with no game: (path, member, the findings that say why)."""
+
+
+@dataclass(frozen=True)
+class RowFormat:
+    """How the rows of a batch report of one kind are made (None: the kind has no rows)."""
+
+    game: Callable[[], GameRow] | None = None
+    file: Callable[[], FileRow] | None = None
+
+
+@cache
+def _jsonl_game() -> GameRow:
+    from sgfcheck.output.schema import batch_game_row, jsonl_line
+
+    return lambda path, member, game, report: jsonl_line(batch_game_row(path, member, game,
+                                                                        report))
+
+
+@cache
+def _jsonl_file() -> FileRow:
+    from sgfcheck.output.schema import batch_file_row, jsonl_line
+
+    return lambda path, member, findings: jsonl_line(batch_file_row(path, member, findings))
+
+
+@cache
+def _dict_game() -> GameRow:
+    from sgfcheck.output.schema import batch_game_row
+
+    return batch_game_row
+
+
+@cache
+def _dict_file() -> FileRow:
+    from sgfcheck.output.schema import batch_file_row
+
+    return batch_file_row
+
+
+@cache
+def _csv_game() -> GameRow:
+    from sgfcheck.output.schema import batch_game_csv
+
+    return batch_game_csv
+
+
+@cache
+def _csv_file() -> FileRow:
+    from sgfcheck.output.schema import batch_file_csv
+
+    return batch_file_csv
+
+
+ROWS: dict[str, RowFormat] = {
+    "jsonl": RowFormat(_jsonl_game, _jsonl_file),
+    "csv": RowFormat(_csv_game, _csv_file),
+    "dict": RowFormat(_dict_game, _dict_file),
+    "parquet": RowFormat(_dict_game, _dict_file),
+    "none": RowFormat(),
+}
+"""The rows of each kind of batch report (:class:`sgfcheck.run.reportfile.ReportKind`): a JSON
+text line, CSV cells, or the JSON object itself (a library's rows; Parquet's, whose columns the
+main process writes)."""

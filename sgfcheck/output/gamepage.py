@@ -1,7 +1,8 @@
 """The game page (``sgfcheck view``): one self-contained HTML page to step through a game move by
 move, with every ruleset's verdict on each move and the count at the end.
 
-Everything the page shows is computed here, in Python, by sgfcheck's own rules core, and embedded
+Everything the page shows is computed by sgfcheck's own rules core (the game's story,
+:mod:`sgfcheck.replay.scenes`; its count, :mod:`sgfcheck.scoring.adjudicate`) and embedded here
 as data: the position after every move (as the stones each move adds and removes), the
 prisoners, each node's comment, the findings of the move, each ruleset's verdict on it (with
 the reason in words, from the replay under that ruleset), and at the end each ruleset's count,
@@ -20,18 +21,16 @@ from typing import Any
 
 from sgfmill import sgf_grammar
 
-from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.html import LEGEND, esc, score_summary_html, score_table_html
 from sgfcheck.output.scores import answer_line
 from sgfcheck.points import gtp_column, point_name
-from sgfcheck.records.record import Move, Node
-from sgfcheck.replay.check import GameReport, compare_rulesets
-from sgfcheck.replay.replay import replay
+from sgfcheck.records.lines import Move, Node
+from sgfcheck.replay.check import GameReport
+from sgfcheck.replay.story import Story
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.scoring.adjudicate import GameScore
-from sgfcheck.scoring.count import counted_points
 from sgfcheck.version import VERSION
 
 OWN = "the game's rules"
@@ -63,7 +62,7 @@ def _finding(f: Finding) -> dict[str, Any]:
     return {"code": f.code.code, "severity": f.severity.value, "message": visible(f.message)}
 
 
-def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
+def page_data(report: GameReport, scored: GameScore, story: Story) -> dict[str, Any]:
     """Everything the page draws, as plain data (see the module's text)."""
     record = report.game
     line = report.line if report.line is not None else record.main_line()
@@ -74,33 +73,18 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
                          if record.tree is not None and not any(line.variation) else [])
     names = [point_name((p % width, p // width), height) for p in range(width * height)]
 
-    previous = replay(record, line, own, upto=0)
-    start = [p for p, c in enumerate(previous.board.colour) if c != EMPTY]
     moves: list[dict[str, Any]] = []
-    before = list(previous.board.colour)
     by_move: dict[int, list[Finding]] = {}
     for f in report.findings:
         if f.move is not None:
             by_move.setdefault(f.move, []).append(f)
-    # One replay, told of every move (the stones each adds and removes): time linear in the
-    # game's length, where a replay to each move was quadratic.
-    changes: list[tuple[list[list[int]], list[int], list[int]]] = []
-
-    def visit(number: int, after: list[int], prisoners: list[int]) -> None:
-        added = [[p, int(c)] for p, c in enumerate(after) if c != EMPTY and before[p] != c]
-        removed = [p for p, c in enumerate(after) if c == EMPTY and before[p] != EMPTY]
-        changes.append((added, removed, [prisoners[BLACK], prisoners[WHITE]]))
-        before[:] = after
-
-    replay(record, line, own, visit=visit)
-    for (number, event), (added, removed, prisoners) in zip(line.numbered_moves(), changes,
-                                                           strict=True):
+    for (number, event), step in zip(line.numbered_moves(), story.steps, strict=True):
         moves.append({
             "colour": event.colour.letter,
             "point": _move_point(event, width, height, names),
             "at": _move_index(event, width, height),
-            "add": added, "remove": removed,
-            "prisoners": prisoners,
+            "add": step.added, "remove": step.removed,
+            "prisoners": step.prisoners,
             "comment": _comment(nodes[event.node] if 0 <= event.node < len(nodes) else None),
             "findings": [_finding(f) for f in by_move.get(number, [])],
         })
@@ -108,7 +92,7 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     rulesets = [OWN] + list(PRESETS)
     illegal: dict[str, dict[int, list[list[str]]]] = {}
     # Each preset's verdict on every move some preset forbids (check --all-rules' table).
-    for row in compare_rulesets(record, line):
+    for row in story.verdicts:
         for name, rules in row.verdicts.items():
             if rules:
                 illegal.setdefault(name, {})[row.move] = [[rule, RULE_WORDS.get(rule, rule)]
@@ -120,10 +104,9 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
 
     end: dict[str, Any] | None = None
     if scored.position is not None and scored.dead is not None and not scored.error:
-        position = scored.position
         counts = {}
         for score in scored.asked_scores:
-            counted = counted_points(position, score.ruleset)
+            counted = scored.counted(score)
             counts[score.ruleset.name] = {
                 "territory": [[p, int(c)] for p, c in sorted(counted.territory.items())],
                 "seki": sorted(counted.seki), "fill": sorted(counted.fill),
@@ -136,8 +119,8 @@ def page_data(report: GameReport, scored: GameScore) -> dict[str, Any]:
     info = record.info
     return {
         "version": VERSION,
-        "size": [width, height], "names": names, "start": start,
-        "startColours": [int(previous.board.colour[p]) for p in start],
+        "size": [width, height], "names": names, "start": story.start,
+        "startColours": story.start_colours,
         "startComment": _comment(nodes[0] if nodes else None),
         "moves": moves, "rulesets": rulesets, "own": own.name, "illegal": illegal,
         "columns": [gtp_column(c) for c in range(record.width)],
@@ -167,9 +150,10 @@ def _json_for_html(data: dict[str, Any]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def game_page(path: str, report: GameReport, scored: GameScore) -> str:
-    """The whole page (see the module's text)."""
-    data = page_data(report, scored)
+def game_page(path: str, report: GameReport, scored: GameScore, story: Story) -> str:
+    """The whole page (see the module's text): the game as ``story`` tells it
+    (:func:`sgfcheck.replay.story.story_of`), its count as ``scored`` has it."""
+    data = page_data(report, scored, story)
     record = report.game
     black, white = data["players"]
     title = f"{black or 'Black'} vs {white or 'White'}"

@@ -268,7 +268,7 @@ def _file_errors(path: str, findings: list[Finding]) -> list[str]:
             for f in findings if f.is_error]
 
 
-def score_page(reports: list[FileScore], title: str = "sgfcheck score") -> str:
+def score_page(reports: Sequence[FileScore], title: str = "sgfcheck score") -> str:
     """``score --format html``: every game of every file."""
     body: list[str] = []
     for report in reports:
@@ -305,10 +305,11 @@ def check_game_html(path: str, report: GameReport, boards: int = MAX_BOARDS) -> 
                        "findings.</p>")
         out.append('<div class="boards">')
         for f in drawn:
-            picture = illegal_move_picture(report, f)
+            scene = report.scene(f)
             caption = (f"move {f.move}: {f.colour.word if f.colour else '?'} "
                        f"{f.point or ''}, {f.code.rule}")
-            svg = render_svg(picture, style=False) if picture is not None else ""
+            svg = (render_svg(illegal_move_picture(scene, report.line), style=False)
+                   if scene is not None else "")
             out.append(f'<figure class="board illegal-move" data-move="{f.move}">{svg}'
                        f"<figcaption>{esc(caption)}</figcaption></figure>")
         out.append("</div>")
@@ -331,7 +332,7 @@ def check_game_html(path: str, report: GameReport, boards: int = MAX_BOARDS) -> 
     return out
 
 
-def check_page(reports: list[FileReport], title: str = "sgfcheck check") -> str:
+def check_page(reports: Sequence[FileReport], title: str = "sgfcheck check") -> str:
     """``check --format html``: every game of every file."""
     body: list[str] = []
     drawn = 0
@@ -394,8 +395,9 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
     if not board:
         pass
     elif check.illegal_moves:
-        picture = illegal_move_picture(check, check.illegal_moves[0])
-        if picture is not None:
+        scene = check.scene(check.illegal_moves[0])
+        if scene is not None:
+            picture = illegal_move_picture(scene, check.line)
             svg, caption = render_svg(picture, style=False), picture.title
     elif game.scores and game.position is not None:
         picture = scored_picture(game, game.scores[0])
@@ -474,16 +476,3 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
     else:
         body.append("<p>None: every game is clean and every scored result matches.</p>")
     return _page(title, body, script=bool(problems))
-
-
-# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
-
-
-def check_document(reports: list[FileReport], verbose: bool = False,
-                   width: int | None = None) -> str:
-    return check_page(reports)
-
-
-def score_document(reports: list[FileScore], verbose: bool = False,
-                   width: int | None = None) -> str:
-    return score_page(reports)

@@ -197,7 +197,7 @@ def band_dict(band: Band | None, board: Board | None) -> JSON | None:
     unsettled chains it spans."""
     if band is None or board is None:
         return None
-    from sgfcheck.scoring.band import band_text  # imported when a band is written
+    from sgfcheck.margins import band_text
 
     return {"settled": band.settled, "low": band.low, "high": band.high,
             "text": band_text(band, board.name, most=len(band.open_points)),
@@ -468,19 +468,10 @@ def duplicates_dict(s: Summary) -> JSON:
     return {"identical_files": s.identical_files, "same_games": s.same_games}
 
 
-# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
 
 
-def check_json(report: FileReport, verbose: bool = False, width: int | None = None) -> str:
-    return json_text(file_report_dict(report))
 
 
-def score_json(report: FileScore, verbose: bool = False, width: int | None = None) -> str:
-    return json_text(file_score_dict(report))
-
-
-def life_json(report: FileLife, verbose: bool = False, width: int | None = None) -> str:
-    return json_text(file_life_dict(report))
 
 
 def skipped_json(name: str, reason: str) -> str:

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.escaping import visible
+from sgfcheck.margins import band_text, margin_text
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
-    file_score_dict,
-    json_text,
     score_csv_rows,
 )
 from sgfcheck.output.summary import Summary
@@ -23,7 +23,7 @@ from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
-from sgfcheck.scoring.band import PointOwners, band_text, margin_text
+from sgfcheck.scoring.band import PointOwners
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.result_check import Basis, CheckStatus, ResultCheck
 from sgfcheck.status import Source, Status
@@ -174,11 +174,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
     return "\n".join(wrap_line(line, width) for line in out)
 
 
-def render_score_json(report: FileScore) -> str:
-    return json_text(file_score_dict(report))
-
-
-def render_score_csv(reports: list[FileScore]) -> str:
+def render_score_csv(reports: Sequence[FileScore]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(SCORE_CSV_COLUMNS)
@@ -441,22 +437,3 @@ def render_summary_text(summary: Summary, width: int | None = None) -> str:
         if len(groups) > 10:
             out.append(f"{title}: {len(groups) - 10} more groups (see --duplicates)")
     return "\n".join(wrap_line(line, width) for line in out)
-
-
-# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
-
-
-def score_text(report: FileScore, verbose: bool, width: int | None) -> str:
-    return render_score_text(report, markdown=False, width=width)
-
-
-def score_markdown(report: FileScore, verbose: bool, width: int | None) -> str:
-    return render_score_text(report, markdown=True, width=width)
-
-
-def score_csv(reports: list[FileScore], verbose: bool, width: int | None) -> str:
-    return render_score_csv(reports)
-
-
-def life_text(report: FileLife, verbose: bool, width: int | None) -> str:
-    return render_life_text(report, width, every=verbose)

@@ -206,15 +206,6 @@ def render_rules_text(presets: dict[str, Ruleset], width: int | None = None) -> 
     return "\n".join(out)
 
 
-# --- batch ---------------------------------------------------------------------------------------
-
-
-# --- the renderers of the output registry (sgfcheck.output.formats) ---------------------------
-
-
-def check_text(report: FileReport, verbose: bool, width: int | None) -> str:
-    return render_text(report, verbose, width)
-
 
 def skipped_text(name: str, reason: str) -> str:
     """A file met in a folder or archive that is not a record."""

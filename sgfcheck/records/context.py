@@ -3,7 +3,9 @@
 The user's :class:`~sgfcheck.settings.Settings` and the record's own ``RU``, ``KM`` and
 handicap are resolved here, once per game, into a :class:`GameContext`. Everything after (the
 replay, the dead-stone sources and engines, the counts, the result check) takes the context;
-nothing else reads ``RU`` or ``KM`` again or decides a komi of its own.
+nothing else reads ``RU`` or ``KM`` again. The one other komi a count is made with is a reading
+of :mod:`sgfcheck.scoring.conventions` (a server's convention the record's source allows), which
+the result check weighs beside the context's and names, with its finding, when it rests on it.
 
 Origins are an enum (:class:`Origin`): the user's option, the record, a server convention, or a
 default. The rules: ``--rules`` (when not ``auto``), else the record's ``RU`` mapped to a preset,

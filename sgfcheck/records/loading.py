@@ -18,7 +18,8 @@ from typing import IO
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.limits import Limits
-from sgfcheck.records.inputs import InputProblem, Skipped, is_archive_name, is_url, iter_inputs
+from sgfcheck.records.inputs import is_url, iter_inputs
+from sgfcheck.records.items import InputProblem, Skipped, is_archive_name
 from sgfcheck.records.reading import read_standard_input, read_url
 from sgfcheck.records.record import LoadedFile, load_bytes, load_file
 

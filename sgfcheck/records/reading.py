@@ -125,7 +125,8 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
     ``zip://a.sgf::s3://...``) through fsspec, up to the size limit; ``member``: a member of the
     zip at ``url`` (listed by :func:`sgfcheck.records.inputs.iter_inputs`). Problems are
     findings."""
-    from sgfcheck.records.inputs import FSSPEC_MISSING, read_zip_member
+    from sgfcheck.records.archives import read_zip_member
+    from sgfcheck.records.inputs import FSSPEC_MISSING
 
     try:
         import fsspec  # type: ignore[import-untyped]

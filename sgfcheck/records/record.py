@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 from sgfmill import sgf_grammar
 
-from sgfcheck import core
 from sgfcheck import findings as F
-from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.colour import WHITE
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.points import (
-    SGF_COORD,
     Point,
     expand_point_list,
     fox_handicap,
@@ -34,6 +30,14 @@ from sgfcheck.points import (
 )
 from sgfcheck.records.encoding import DecodedText, decode_sgf_bytes
 from sgfcheck.records.formats import FORMAT_NAMES, RecordFormat, convert, declared_encoding, detect
+from sgfcheck.records.lines import (
+    Line,
+    Move,
+    Setup,
+    extract_line,
+    first_text,
+    simple_text,
+)
 from sgfcheck.records.reading import read_path
 from sgfcheck.records.servers import Server, server_of
 from sgfcheck.records.sniff import not_a_record
@@ -42,51 +46,6 @@ from sgfcheck.strenum import StrEnum
 
 MAX_LINES = 10_000
 """With ``--variations``, at most this many lines of one game are checked."""
-
-Node = dict[str, list[bytes]]
-
-
-@core.contract
-class Move(NamedTuple):
-    """A B or W property. ``point`` is None for a pass; off-board points are kept as read."""
-
-    colour: Colour
-    point: Point | None
-    node: int
-    forced: bool
-    """The node has ``KO[]``: play it even if illegal."""
-
-
-@core.contract
-class Setup(NamedTuple):
-    """AB/AW/AE (and PL) in one node."""
-
-    node: int
-    black: list[Point]
-    white: list[Point]
-    empty: list[Point]
-    player: Colour | None
-
-
-@dataclass
-class Line:
-    """One path through a game tree: setup and moves in order."""
-
-    events: list[Move | Setup]
-    findings: list[Finding]
-    final_node: Node
-    variation: list[int]
-    """Child index chosen at each branch (all zeros for the main line)."""
-
-    @property
-    def move_count(self) -> int:
-        return sum(1 for e in self.events if isinstance(e, Move))
-
-    def numbered_moves(self) -> Iterator[tuple[int, Move]]:
-        """The moves with their numbers (1-based, passes counted, setup not), as findings
-        number them."""
-        return enumerate((e for e in self.events if isinstance(e, Move)), start=1)
-
 
 class HandicapPlacement(StrEnum):
     """Where a game's handicap stones stand, as far as the record tells."""
@@ -141,7 +100,7 @@ class GameRecord:
         if self.tree is None:
             return Line([], [], {}, [])
         nodes = list(sgf_grammar.main_sequence_iter(self.tree))
-        return _extract_line(self, nodes, [])
+        return extract_line(self.width, self.height, self._start(), nodes, [])
 
     def variations(self) -> tuple[list[list[int]], list[Finding]]:
         """Every root-to-leaf path, main line first, as the child index chosen at each branch
@@ -179,7 +138,16 @@ class GameRecord:
                 tree = tree.children[variation[branch]]
                 branch += 1
             nodes.extend(tree.sequence)
-        return _extract_line(self, nodes, variation)
+        return extract_line(self.width, self.height, self._start(), nodes, variation)
+
+    def _start(self) -> list[Move | Setup]:
+        """What stands before the record's first node: the handicap stones it leaves out, or
+        White to move first where they cannot be placed."""
+        if self.assumed_handicap:
+            return [Setup(0, list(self.assumed_handicap), [], [], None)]
+        if self.handicap_placement is HandicapPlacement.UNKNOWN:
+            return [Setup(0, [], [], [], WHITE)]  # a handicap game: White moves first
+        return []
 
 
 @dataclass
@@ -274,23 +242,6 @@ def to_sgf(raw: bytes, name: str = "<bytes>", encoding: str | None = None) -> Sg
 # --- game information -------------------------------------------------------------------------
 
 
-MAX_TEXT = 256
-"""Bytes of a game-information value kept (``RU``, ``RE``, ``KM``, names...): no real one is
-longer, and every message that quotes one stays a line."""
-MAX_SHOWN = 20
-"""Bad points of one setup list spelled out; the rest are counted."""
-
-
-def _text(values: list[bytes]) -> str:
-    return _simple_text(values[0])
-
-
-def _simple_text(value: bytes) -> str:
-    """A SimpleText value, cut to :data:`MAX_TEXT` bytes (``…`` marks the cut)."""
-    text = sgf_grammar.simpletext_value(value[:MAX_TEXT]).decode("utf-8", "replace").strip()
-    return text + "…" if len(value) > MAX_TEXT else text
-
-
 _SINGLE_VALUED = ("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "PL", "CA", "FF")
 _GAME_INFO = frozenset(("SZ", "KM", "HA", "RU", "RE", "PB", "PW", "DT", "EV", "GM", "FF", "CA"))
 _INFO_KEYS = ("PB", "PW", "BR", "WR", "DT", "EV", "RO", "PC", "GN", "AP", "TM", "OT")
@@ -307,24 +258,24 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
     for ident in _SINGLE_VALUED:
         values = root.get(ident)
         if values and len(values) > 1 and ident != "AP":
-            shown = ", ".join(_simple_text(v) for v in values[:5])
+            shown = ", ".join(simple_text(v) for v in values[:5])
             more = ", ..." if len(values) > 5 else ""
             found.append(Finding(
                 F.SGF_REPEATED_PROPERTY,
                 f"{ident} appears {len(values)} times ({shown}{more}); the first is used"))
-    ap = [_simple_text(v) for v in root.get("AP", [])[:5]]
+    ap = [simple_text(v) for v in root.get("AP", [])[:5]]
     if len(ap) > 1:
         found.append(Finding(F.SGF_REPEATED_PROPERTY,
                              f"AP appears {len(root['AP'])} times ({', '.join(ap)}); all are kept"))
 
     gm = root.get("GM")
-    if gm and _text(gm) not in ("1", ""):
-        found.append(Finding(F.SGF_NOT_GO, f"GM[{_text(gm)}] is not Go (GM[1]); game skipped"))
+    if gm and first_text(gm) not in ("1", ""):
+        found.append(Finding(F.SGF_NOT_GO, f"GM[{first_text(gm)}] is not Go (GM[1]); game skipped"))
         game.playable = False
 
     size = root.get("SZ")
     if size:
-        raw = _text(size)
+        raw = first_text(size)
         m = _SIZE_RE.match(raw)
         w = h = None
         if m:
@@ -353,21 +304,21 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
         values = prop(key)
         if values:
             game.info[key] = ", ".join(
-                _simple_text(v)
+                simple_text(v)
                 for v in (values if key == "AP" else values[:1])
             )
     ru = prop("RU")
     if ru is not None:
-        game.rules_raw = _text(ru)
+        game.rules_raw = first_text(ru)
     re_ = prop("RE")
     if re_ is not None:
-        game.result_raw = _text(re_)
+        game.result_raw = first_text(re_)
     game.server = server_of(ap, frozenset(root), game.info.get("PC"))
     _read_komi(game, prop("KM"))
     _read_handicap(game, prop("HA"), tree)
     ko = prop("KO")
-    if ko and _text(ko):
-        value = _text(ko)
+    if ko and first_text(ko):
+        value = first_text(ko)
         try:
             komi = float(value)
         except ValueError:
@@ -394,7 +345,7 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
 def _read_komi(game: GameRecord, values: list[bytes] | None) -> None:
     if values is None:
         return
-    raw = _text(values)
+    raw = first_text(values)
     game.komi_raw = raw
     if not raw:
         game.findings.append(Finding(F.SGF_BAD_KOMI, "KM[] is empty: read as a record without "
@@ -468,7 +419,7 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
         setup_white += len(expand_point_list(node.get("AW", []), 52, 52).points)
     ha: int | None = None
     if values is not None:
-        raw = _text(values)
+        raw = first_text(values)
         game.handicap_raw = raw
         m = _HANDICAP_RE.match(raw)
         if not raw:
@@ -497,7 +448,7 @@ def _read_handicap(game: GameRecord, values: list[bytes] | None,
                 game.handicap_placement = HandicapPlacement.PLAYED
             elif fox_placement(tree, ha):
                 date = tree.sequence[0].get("DT")
-                game.assumed_handicap = fox_handicap(ha, _text(date) if date else None)
+                game.assumed_handicap = fox_handicap(ha, first_text(date) if date else None)
                 stones = ha
                 game.handicap_placement = HandicapPlacement.CONVENTION
                 names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
@@ -548,11 +499,11 @@ def fox_placement(tree: sgf_grammar.Coarse_game_tree, ha: int) -> bool:
     if len(sequence) < 2 or not 2 <= ha <= 9:
         return False
     root, second = sequence[0], sequence[1]
-    ap = {_simple_text(v) for v in root.get("AP", [])}
+    ap = {simple_text(v) for v in root.get("AP", [])}
     gn = root.get("GN")
-    fox = "foxwq" in ap or ("GNU Go:3.8" in ap and gn is not None and _text(gn) == "")
+    fox = "foxwq" in ap or ("GNU Go:3.8" in ap and gn is not None and first_text(gn) == "")
     size = root.get("SZ")
-    return (fox and size is not None and _text(size) == "19"
+    return (fox and size is not None and first_text(size) == "19"
             and not any(k in root for k in ("AB", "AW", "AE", "B", "W"))
             and "W" in second and "B" not in second)
 
@@ -570,117 +521,3 @@ def _first_moves(tree: sgf_grammar.Coarse_game_tree, n: int) -> str:
 
 
 # --- moves ------------------------------------------------------------------------------------
-
-_PASS_VALUES = (b"", b"tt")
-
-
-def _extract_line(game: GameRecord, nodes: list[Node], variation: list[int]) -> Line:
-    width, height = game.width, game.height
-    tt_is_pass = width <= 19 and height <= 19
-    events: list[Move | Setup] = []
-    if game.assumed_handicap:
-        events.append(Setup(0, list(game.assumed_handicap), [], [], None))
-    elif game.handicap_placement is HandicapPlacement.UNKNOWN:
-        events.append(Setup(0, [], [], [], WHITE))  # a handicap game: White moves first
-    found: list[Finding] = []
-    move_no = 0
-    coord = SGF_COORD
-    fast = core.compiled
-    index = -1
-    while index + 1 < len(nodes):
-        index += 1
-        if fast is not None:
-            # The run of plain move nodes from here, read by the compiled core; the node it
-            # stops at (setup, PL, KO, odd values) is read below.
-            before = len(events)
-            index = fast.simple_moves(nodes, index, tt_is_pass, BLACK, WHITE, events)
-            move_no += len(events) - before
-            if index >= len(nodes):
-                break
-        node = nodes[index]
-        if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
-            lists = {ident: expand_point_list(node.get(ident, []), width, height)
-                     for ident in ("AB", "AW", "AE")}
-            black, white, empty = (lists[i].points for i in ("AB", "AW", "AE"))
-            for ident, read in lists.items():
-                for bad in read.bad[:MAX_SHOWN]:
-                    found.append(Finding(F.SGF_BAD_POINT,
-                                         f"setup point [{bad[:20]}] in node {index} is not on "
-                                         f"the {width}x{height} board; ignored",
-                                         move=move_no or None))
-                if len(read.bad) > MAX_SHOWN:
-                    found.append(Finding(F.SGF_BAD_POINT,
-                                         f"{len(read.bad) - MAX_SHOWN} more bad {ident} points "
-                                         f"in node {index}; ignored", move=move_no or None))
-                if read.unread:
-                    found.append(Finding(F.SGF_BAD_VALUE,
-                                         f"{ident} in node {index} lists more than twice the "
-                                         f"board's points; its last {read.unread} value(s) "
-                                         "were not read", move=move_no or None))
-            player = None
-            if "PL" in node:
-                pl = _text(node["PL"]).upper()
-                player = Colour.from_letter(pl)
-                if player is None:
-                    found.append(Finding(F.SGF_BAD_PLAYER,
-                                         f"PL[{pl}] is neither B nor W; ignored",
-                                         move=move_no or None))
-                elif move_no:
-                    found.append(Finding(F.SGF_BAD_PLAYER,
-                                         f"PL[{pl}] after move {move_no}: the player to move is "
-                                         "set in the middle of the game", move=move_no))
-            if move_no and (black or white or empty):
-                found.append(Finding(F.SGF_SETUP_MIDGAME,
-                                     f"setup (AB/AW/AE) in node {index}, after move {move_no}; "
-                                     "the position is changed as written and the repetition "
-                                     "history starts again", move=move_no))
-            events.append(Setup(index, black, white, empty, player))
-        has_b = "B" in node
-        has_w = "W" in node
-        if not (has_b or has_w):
-            continue
-        if has_b and has_w:
-            found.append(Finding(F.SGF_TWO_MOVES_IN_NODE,
-                                 f"node {index} holds both B and W; both are played, B first",
-                                 move=move_no + 1))
-        forced = "KO" in node and not _text(node["KO"])
-        for ident, colour in (("B", BLACK), ("W", WHITE)):
-            values = node.get(ident)
-            if values is None:
-                continue
-            move_no += 1
-            value = values[0]
-            if len(values) > 1:
-                found.append(Finding(F.SGF_REPEATED_PROPERTY,
-                                     f"{ident} has {len(values)} values in node {index}; the "
-                                     "first is played", move=move_no))
-            point: Point | None
-            if len(value) == 2 and value != b"tt":
-                col = coord.get(value[0])
-                row = coord.get(value[1])
-                if col is None or row is None:
-                    point = None
-                    found.append(_bad_move(colour, value, move_no))
-                else:
-                    point = (col, row)
-            elif value in _PASS_VALUES:
-                point = None
-                if value == b"tt" and not tt_is_pass:
-                    point = (19, 19)
-            elif not value.strip():
-                point = None
-                found.append(Finding(F.SGF_PASS_SPELLING,
-                                     f"{ident}[{value.decode('utf-8', 'replace')}] (blanks) read "
-                                     "as a pass", move=move_no, colour=colour))
-            else:
-                point = None
-                found.append(_bad_move(colour, value, move_no))
-            events.append(Move(colour, point, index, forced))
-    return Line(events, found, nodes[-1] if nodes else {}, variation)
-
-
-def _bad_move(colour: Colour, value: bytes, move_no: int) -> Finding:
-    shown = value.decode("utf-8", "replace")[:20]
-    return Finding(F.SGF_BAD_POINT,
-                   f"{colour.letter}[{shown}] is not a point; the move is read as a pass",
-                   move=move_no, colour=colour)

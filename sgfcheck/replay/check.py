@@ -17,17 +17,12 @@ from sgfcheck.colour import Colour
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.points import point_name
 from sgfcheck.records.context import GameContext, resolve
-from sgfcheck.records.record import (
-    GameRecord,
-    HandicapPlacement,
-    Line,
-    LoadedFile,
-    load_bytes,
-    load_file,
-)
+from sgfcheck.records.lines import Line
+from sgfcheck.records.record import GameRecord, HandicapPlacement, LoadedFile, load_bytes, load_file
 from sgfcheck.records.results import Result, ResultKind, parse_result
 from sgfcheck.records.servers import Server
 from sgfcheck.replay.replay import Replay, replay
+from sgfcheck.replay.scenes import Scene, scene_of
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import Settings
@@ -94,6 +89,14 @@ class GameReport:
     @property
     def verdict(self) -> Verdict:
         return verdict_of(self.game.playable, self.findings)
+
+    def scene(self, finding: Finding) -> Scene | None:
+        """The position before an illegal move of the line checked, and the stones it
+        concerns (:func:`sgfcheck.replay.scenes.scene_of`); None when the game was not
+        replayed or the move has no point on the board."""
+        if self.context is None or self.line is None:
+            return None
+        return scene_of(self.game, self.line, self.context.ruleset, finding)
 
 
 @dataclass

@@ -16,7 +16,8 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.points import Point, name_list, point_name, point_to_sgf
-from sgfcheck.records.record import GameRecord, HandicapPlacement, Line, Move, Setup
+from sgfcheck.records.lines import Line, Move, Setup
+from sgfcheck.records.record import GameRecord, HandicapPlacement
 from sgfcheck.replay.board import TO_MOVE_KEY, Board
 from sgfcheck.rules.ruleset import KoRule, LongCycle, Ruleset, SuicideRule
 

@@ -29,9 +29,8 @@ import sys
 import threading
 import time
 import traceback
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -39,47 +38,36 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
 
-from pebble import ProcessExpired, ProcessPool
+from pebble import ProcessExpired
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.limits import Limits, cap_memory
+from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
-from sgfcheck.output.schema import (
-    batch_file_csv,
-    batch_file_row,
-    batch_game_csv,
-    batch_game_row,
-    jsonl_line,
-)
 from sgfcheck.output.summary import NAMED, Summary
-from sgfcheck.records.inputs import InputProblem, Item, Skipped, WorkItem, is_url
+from sgfcheck.records.inputs import is_url
+from sgfcheck.records.items import InputProblem, Item, Skipped, WorkItem
 from sgfcheck.records.reading import read_path, read_url
 from sgfcheck.records.record import load_bytes
-from sgfcheck.replay.check import FileReport, GameReport, check_loaded
+from sgfcheck.replay.check import GameReport
 from sgfcheck.run.duplicates import DuplicateIndex
+from sgfcheck.run.executor import (
+    CHUNK,
+    IN_FLIGHT_PER_JOB,
+    Chunk,
+    PoolExecutor,
+    Work,
+    chunks,
+    in_order,
+    jobs_of,
+    local_pool,
+)
 from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
-from sgfcheck.scoring.adjudicate import GameScore, score_game
+from sgfcheck.scoring.adjudicate import GameScore, score_loaded
 from sgfcheck.scoring.result_check import CheckStatus
 from sgfcheck.settings import DeadStoneChoice, Settings
-
-Work = WorkItem | InputProblem
-"""What workers are handed: a record to read, or an input problem to report."""
-
-CHUNK = 8
-"""Files handed to a worker at a time."""
-IN_FLIGHT_PER_JOB = 4
-"""Chunks in flight per worker: bounds the memory the main process holds."""
-CHUNK_BYTES = 4 * 1024 * 1024
-"""Archive member bytes in one chunk at most (a chunk of large members is cut short)."""
-IN_FLIGHT_BYTES = 64 * 1024 * 1024
-"""Archive member bytes the main process holds in flight at most (beyond one chunk): with
-members of up to ``member-size``, chunks x files x member-size would be gigabytes."""
-GRACE = 10.0
-"""Seconds beyond the per-file time limits before a worker is killed from outside."""
-MAX_TASKS = 2000
-"""Chunks a worker runs before it is replaced (memory fragmentation stays bounded)."""
 
 
 @dataclass(frozen=True)
@@ -162,24 +150,13 @@ def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
                   encoding_guessed: bool = False) -> FileOutcome:
     """The outcome of a file with no game: one row saying why."""
     path, member = item.key
-    row: Row
-    if kind is ReportKind.CSV:
-        row = batch_file_csv(path, member, findings)
-    else:
-        obj = batch_file_row(path, member, findings)
-        row = jsonl_line(obj) if kind is ReportKind.JSONL else obj
+    make = ROWS[kind.value].file
     problem = "; ".join(f.message for f in findings if f.is_error)
-    return FileOutcome(item.key, [] if kind is ReportKind.NONE else [row], unreadable=True,
+    return FileOutcome(item.key, [] if make is None else [make()(path, member, findings)],
+                       unreadable=True,
                        problem=problem,
                        input_problem=any(f.code is F.SGF_INPUT for f in findings),
                        digest=digest, timed_out=timed_out, encoding_guessed=encoding_guessed)
-
-
-def _game_row(item: WorkItem, game: GameScore, report: FileReport, kind: ReportKind) -> Row:
-    if kind is ReportKind.CSV:
-        return batch_game_csv(item.path, item.member, game, report)
-    obj = batch_game_row(item.path, item.member, game, report)
-    return jsonl_line(obj) if kind is ReportKind.JSONL else obj
 
 
 # --- work (runs in the workers) ----------------------------------------------------------------
@@ -301,19 +278,21 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     name = item.path if item.member is None else f"{item.path}:{item.member}"
     settings = options.settings
     loaded = load_bytes(data, name, settings.encoding, settings.limits)
-    checked = check_loaded(loaded, settings)
     digest = hashlib.blake2b(data, digest_size=16).digest()
-    if not checked.games:
+    if not loaded.games:
         return file_outcome(item, loaded.findings, kind, digest=digest,
                              encoding_guessed=loaded.encoding_guessed)
+    scored_file = score_loaded(loaded, settings)
+    checked = scored_file.check
     rows: list[Row] = []
     facts = []
     pages: list[tuple[ProblemGame, str, GameReport, GameScore]] = []
-    file_error = any(f.is_error for f in loaded.findings)
-    for report in checked.games:
-        scored = score_game(report, settings)
-        if kind is not ReportKind.NONE:
-            rows.append(_game_row(item, scored, checked, kind))
+    file_error = any(f.is_error for f in checked.findings)
+    make = ROWS[kind.value].game
+    row = make() if make is not None else None
+    for report, scored in zip(checked.games, scored_file.games, strict=True):
+        if row is not None:
+            rows.append(row(item.path, item.member, scored, checked))
         illegal = tuple(f.code.rule for f in report.illegal_moves)
         rc = scored.result_check.status if scored.result_check else CheckStatus.NOT_SCORED
         basis = (scored.result_check.basis.value
@@ -360,10 +339,11 @@ def _write_game_page(folder: str, label: str, report: GameReport, scored: GameSc
     to it from the batch page (the folder's own name, then the file), or "" when it cannot be
     written."""
     from sgfcheck.output.gamepage import game_page
+    from sgfcheck.replay.story import story_of
 
     name = hashlib.blake2b(label.encode("utf-8", "replace"), digest_size=8).hexdigest() + ".html"
     try:
-        page = game_page(label, report, scored)
+        page = game_page(label, report, scored, story_of(report))
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
             out.write(page)
@@ -372,45 +352,11 @@ def _write_game_page(folder: str, label: str, report: GameReport, scored: GameSc
     return f"{os.path.basename(os.path.normpath(folder))}/{name}"
 
 
-def _process_chunk(items: list[Work]) -> list[FileOutcome]:
-    return [process_item(item, _options) for item in items]
+def _process_chunk(chunk: Chunk) -> list[FileOutcome]:
+    return [process_item(item, _options) for item in chunk.items]
 
 
 # --- orchestration (main process) --------------------------------------------------------------
-
-
-def chunks(items: Iterable[Work], size: int) -> Iterator[list[Work]]:
-    """Chunks of ``size`` items, cut short at :data:`CHUNK_BYTES` of member data."""
-    chunk: list[Work] = []
-    held = 0
-    for item in items:
-        chunk.append(item)
-        held += held_bytes(item)
-        if len(chunk) >= size or held >= CHUNK_BYTES:
-            yield chunk
-            chunk = []
-            held = 0
-    if chunk:
-        yield chunk
-
-
-def held_bytes(item: Work) -> int:
-    """Bytes of an archive member the main process holds for an item (files are read by the
-    worker)."""
-    return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
-
-
-@dataclass
-class _Slot:
-    """Files handed to a worker together, and the future of their outcomes."""
-
-    items: list[Work]
-    future: Future[list[FileOutcome]]
-
-
-class RunStopped(RuntimeError):
-    """The workers of a run are gone (a cluster that lost them all): the run stops, its report
-    holding every file finished."""
 
 
 Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
@@ -420,55 +366,21 @@ Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
 def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
     """Process items with ``options.jobs`` worker processes (at least one: the main process only
     walks and writes), yielding outcomes in input order. Never raises for a file."""
-    jobs = options.jobs or os.cpu_count() or 1
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    pool = ProcessPool(max_workers=jobs, max_tasks=MAX_TASKS, initializer=init_worker,
-                       initargs=(options,), context=ctx)
-
-    def submit(chunk: list[Work]) -> _Slot:
-        hard = options.timeout * len(chunk) + GRACE if options.timeout > 0 else None
-        return _Slot(chunk, pool.schedule(_process_chunk, (chunk,), timeout=hard))
-
-    pending: deque[_Slot] = deque()
-    try:
-        limit = jobs * IN_FLIGHT_PER_JOB
-        for chunk in chunks(items, options.chunk):
-            pending.append(submit(chunk))
-            while pending and (len(pending) >= limit or sum(
-                    held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
-                yield from _settle(pending, submit, options)
-        while pending:
-            yield from _settle(pending, submit, options)
-        pool.close()
-    except BaseException:
-        pool.stop()
-        raise
-    finally:
-        pool.join()
+    with local_pool(options.jobs, init_worker, options) as pool:
+        executor = PoolExecutor(pool, _process_chunk, jobs_of(options.jobs) * IN_FLIGHT_PER_JOB)
+        for outcomes in in_order(chunks(items, options.chunk), executor, options.timeout,
+                                 lambda chunk, exc: _lost(chunk, exc, options)):
+            yield from outcomes
 
 
-def _settle(pending: deque[_Slot], submit: Callable[[list[Work]], _Slot],
-            options: BatchOptions) -> list[FileOutcome]:
-    """The outcomes of the oldest slot. When its worker died or hung, a chunk of several files is
-    run again file by file (in its place, so the order holds), and a single file that did it is
-    a row saying so."""
-    slot = pending[0]
-    try:
-        outcomes = slot.future.result()
-    except Exception as exc:  # noqa: BLE001 - died (ProcessExpired), hung (TimeoutError), failed
-        pending.popleft()
-        if len(slot.items) > 1:
-            pending.extendleft(submit([item]) for item in reversed(slot.items))
-            return []
-        return [_lost(slot.items[0], exc, options)]
-    pending.popleft()
-    return outcomes
-
-
-def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
-    """The row of a file whose worker did not come back."""
+def _lost(chunk: Chunk, exc: BaseException, options: BatchOptions) -> list[FileOutcome] | None:
+    """The row of a file whose worker did not come back (died, hung, failed); a chunk of
+    several files is run again file by file (None)."""
+    if len(chunk.items) > 1:
+        return None
+    item = chunk.items[0]
     if isinstance(exc, FutureTimeout):
-        return timed_out(item, options)
+        return [timed_out(item, options)]
     if isinstance(exc, ProcessExpired):
         code = exc.exitcode
         cause = (f"killed by signal {-code} ({signal.Signals(-code).name}"
@@ -479,7 +391,7 @@ def _lost(item: Work, exc: BaseException, options: BatchOptions) -> FileOutcome:
     else:
         message = (f"the worker process failed on this file ({type(exc).__name__}: {exc}); "
                    "the batch went on")
-    return file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))
+    return [file_outcome(item, [Finding(F.SGF_CRASH, message)], ReportKind(options.report_kind))]
 
 
 @dataclass

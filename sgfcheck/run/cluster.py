@@ -22,29 +22,28 @@ from __future__ import annotations
 
 import logging
 import weakref
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.run.batch import (
-    CHUNK,
-    GRACE,
-    IN_FLIGHT_BYTES,
-    IN_FLIGHT_PER_JOB,
     BatchOptions,
     FileOutcome,
     Runner,
+    file_outcome,
+    process_item,
+    timed_out,
+)
+from sgfcheck.run.executor import (
+    CHUNK,
+    IN_FLIGHT_PER_JOB,
+    Chunk,
     RunStopped,
     Work,
     chunks,
-    file_outcome,
-    held_bytes,
-    process_item,
-    timed_out,
+    in_order,
 )
 from sgfcheck.run.reportfile import ReportKind
 
@@ -64,16 +63,10 @@ class ClusterUnavailable(RunStopped):
     worker."""
 
 
-def run_chunk(items: list[Work], options: BatchOptions) -> list[FileOutcome]:
+def run_chunk(chunk: Chunk, options: BatchOptions) -> list[FileOutcome]:
     """A chunk of files on a Dask worker (in one of its task threads). Never raises for a
     file."""
-    return [process_item(item, options) for item in items]
-
-
-@dataclass
-class _Slot:
-    items: list[Work]
-    future: Any
+    return [process_item(item, options) for item in chunk.items]
 
 
 @contextmanager
@@ -210,81 +203,70 @@ def _wait_for_workers(client: Any) -> None:
             client.wait_for_workers(expected, timeout=WAIT_FOR_WORKERS)
 
 
+T = TypeVar("T")
+
+
+class DaskExecutor(Generic[T]):
+    """The cluster's workers as an :class:`~sgfcheck.run.executor.Executor`: ``task(chunk,
+    *args)`` runs on a worker; room for :data:`~sgfcheck.run.executor.IN_FLIGHT_PER_JOB`
+    chunks (or ``per_thread``) per task thread, counted again every 64 chunks (workers may
+    join or leave). A chunk is waited for as :func:`wait_result` waits."""
+
+    def __init__(self, client: Any, task: Callable[..., T], *args: Any,
+                 per_thread: int = IN_FLIGHT_PER_JOB) -> None:
+        self.client = client
+        self.task = task
+        self.args = args
+        self.per_thread = per_thread
+        self.sent = 0
+        self._room = threads(client) * per_thread
+        _expected[client] = max(_expected.get(client, 0), workers(client))
+
+    def room(self) -> int:
+        return self._room
+
+    def submit(self, chunk: Chunk, hard: float | None) -> Any:
+        self.sent += 1
+        if self.sent % 64 == 0:
+            self._room = threads(self.client) * self.per_thread
+            _expected[self.client] = max(_expected[self.client], workers(self.client))
+        return self.client.submit(self.task, chunk, *self.args, pure=False)
+
+    def wait(self, task: Any, hard: float | None) -> T:
+        result: T = wait_result(self.client, task, hard)
+        return result
+
+    def cancel(self, task: Any) -> None:
+        task.cancel()
+
+
 def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
     from distributed import KilledWorker
 
-    def submit(chunk: list[Work]) -> _Slot:
-        return _Slot(chunk, client.submit(run_chunk, chunk, options, pure=False))
-
-    _expected[client] = max(_expected.get(client, 0), workers(client))
-    pending: deque[_Slot] = deque()
-    limit = threads(client) * IN_FLIGHT_PER_JOB
-    sent = 0
-    try:
-        size = DASK_CHUNK if options.chunk == CHUNK else options.chunk
-        for chunk in chunks(items, size):
-            pending.append(submit(chunk))
-            sent += 1
-            if sent % 64 == 0:  # workers may have joined or left
-                limit = threads(client) * IN_FLIGHT_PER_JOB
-                _expected[client] = max(_expected[client], workers(client))
-            while pending and (len(pending) >= limit or sum(
-                    held_bytes(i) for slot in pending for i in slot.items) > IN_FLIGHT_BYTES):
-                yield from _settle(client, pending, submit, options, KilledWorker)
-        while pending:
-            yield from _settle(client, pending, submit, options, KilledWorker)
-    finally:
-        for slot in pending:
-            slot.future.cancel()
-
-
-def _settle(client: Any, pending: deque[_Slot], submit: Any, options: BatchOptions,
-            killed: type[BaseException]) -> list[FileOutcome]:
-    """The outcomes of the oldest chunk; a chunk Dask gave up on is sent again file by file in
-    its place, and a single file Dask gave up on is a row."""
-    slot = pending[0]
-    hard = options.timeout * len(slot.items) + GRACE if options.timeout > 0 else None
-    try:
-        outcomes: list[FileOutcome] = wait_result(client, slot.future, hard)
-    except TimeoutError:
-        pending.popleft()
-        slot.future.cancel()
-        return [timed_out(item, options) for item in slot.items]
-    except killed as exc:
-        pending.popleft()
-        if len(slot.items) > 1:
-            pending.extendleft(submit([item]) for item in reversed(slot.items))
-            return []
+    def recover(chunk: Chunk, exc: BaseException) -> list[FileOutcome] | None:
+        """A chunk past its hard limit: each file timed out (the thread that runs it cannot be
+        stopped, so it is not sent again); one Dask gave up on: sent again file by file, and
+        a single file Dask gave up on is a row."""
+        if isinstance(exc, TimeoutError):
+            return [timed_out(item, options) for item in chunk.items]
+        if not isinstance(exc, KilledWorker):
+            raise exc
+        if len(chunk.items) > 1:
+            return None
         message = ("the worker processes checking this file died each time it was tried "
                    f"(Dask gave up: {type(exc).__name__}); the batch went on")
-        return [file_outcome(slot.items[0], [Finding(F.SGF_CRASH, message)],
-                              ReportKind(options.report_kind))]
-    pending.popleft()
-    return outcomes
+        return [file_outcome(chunk.items[0], [Finding(F.SGF_CRASH, message)],
+                             ReportKind(options.report_kind))]
+
+    size = DASK_CHUNK if options.chunk == CHUNK else options.chunk
+    executor: DaskExecutor[list[FileOutcome]] = DaskExecutor(client, run_chunk, options)
+    for outcomes in in_order(chunks(items, size), executor, options.timeout, recover):
+        yield from outcomes
 
 
-@dataclass
-class _Pending:
-    """A partition's task, waited for as :func:`wait_result` waits."""
-
-    client: Any
-    future: Any
-    hard: float | None
-
-    def result(self) -> Any:
-        return wait_result(self.client, self.future, self.hard)
-
-
-def part_submit(client: Any) -> tuple[Any, int]:
-    """Partitions (``batch --out-dir``) as Dask tasks: the submit function for
-    :func:`sgfcheck.run.parts.run_parts`, and how many to keep in flight."""
+def part_executor(client: Any, options: BatchOptions, folder: str) -> DaskExecutor[Any]:
+    """Partitions (``batch --out-dir``) as Dask tasks, each writing its part into ``folder``
+    (:func:`sgfcheck.run.parts.write_part`), two in flight per task thread."""
     from sgfcheck.run.parts import write_part
 
-    _expected[client] = max(_expected.get(client, 0), workers(client))
-
-    def submit(part: list[Work], options: BatchOptions, folder: str, index: int) -> Any:
-        hard = options.timeout * len(part) + GRACE if options.timeout > 0 else None
-        return _Pending(client, client.submit(write_part, part, options, folder, index,
-                                              pure=False), hard)
-
-    return submit, threads(client) * 2
+    return DaskExecutor(client, write_part, options, folder, per_thread=2)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterator
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,30 +40,58 @@ def state_path(report: Path) -> Path:
     return report.with_name(report.name + SUFFIX)
 
 
-def run_head(inputs: list[str], settings: Settings, kind: ReportKind) -> dict[str, Any]:
-    """The state's first line: what the run is."""
-    return {"sgfcheck": VERSION, "schema": SCHEMA_VERSION, "inputs": inputs,
-            "report": kind.value, "settings": settings.to_plain()}
+@dataclass(frozen=True)
+class RunHead:
+    """What a run is, the first line of a report's run state and of a parts folder's manifest
+    (``batch --out-dir``): the inputs as given and every setting, with the report's kind or the
+    partitions' size and format. A run is continued only where the head written before is the
+    head asked for (:meth:`differences`)."""
 
+    inputs: tuple[str, ...]
+    settings: Settings
+    report: ReportKind | None = None
+    """The report's kind (a run state)."""
+    part_size: int | None = None
+    """Files in a partition (a manifest)."""
+    part_format: ReportKind | None = None
+    """The partitions' format (a manifest)."""
 
-def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
-    """What differs between the run written before and the one asked for, as a user reads it
-    (empty: the same run, which may be continued)."""
-    out = []
-    if before.get("inputs") != head["inputs"]:
-        given = " ".join(before.get("inputs") or [])
-        out.append(f"the inputs {' '.join(head['inputs'])}, not {given}")
-    if "settings" not in before:
-        out.append(f"a run written by sgfcheck {before.get('sgfcheck', '(unknown)')} without its "
-                   "settings")
+    def to_plain(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sgfcheck": VERSION, "schema": SCHEMA_VERSION,
+                               "inputs": list(self.inputs)}
+        if self.report is not None:
+            out["report"] = self.report.value
+        if self.part_size is not None:
+            out["part_size"] = self.part_size
+        if self.part_format is not None:
+            out["part_format"] = self.part_format.value
+        out["settings"] = self.settings.to_plain()
         return out
-    try:
-        earlier = Settings.from_plain(before["settings"])
-    except (ValueError, TypeError, KeyError) as exc:
-        out.append(f"settings this version cannot read ({exc})")
-    else:
-        out.extend(differences(earlier, Settings.from_plain(head["settings"])))
-    return out
+
+    def differences(self, before: dict[str, Any]) -> list[str]:
+        """What differs between the run written before (its head as read) and this one, as a
+        user reads it (empty: the same run, which may be continued)."""
+        out = []
+        if before.get("inputs") != list(self.inputs):
+            given = " ".join(before.get("inputs") or [])
+            out.append(f"the inputs {' '.join(self.inputs)}, not {given}")
+        if "settings" not in before:
+            out.append(f"a run written by sgfcheck {before.get('sgfcheck', '(unknown)')} "
+                       "without its settings")
+            return out
+        try:
+            earlier = Settings.from_plain(before["settings"])
+        except (ValueError, TypeError, KeyError) as exc:
+            out.append(f"settings this version cannot read ({exc})")
+        else:
+            out.extend(differences(earlier, self.settings))
+        if self.part_size is not None and before.get("part_size") != self.part_size:
+            out.append(f"--part-size {self.part_size}, not {before.get('part_size')}")
+        if self.part_format is not None:
+            earlier_format = before.get("part_format", "jsonl")  # older: JSON Lines parts
+            if earlier_format != self.part_format.value:
+                out.append(f"--part-format {self.part_format.value}, not {earlier_format}")
+        return out
 
 
 def outcome_line(outcome: FileOutcome) -> str:

@@ -26,33 +26,38 @@ import gzip
 import json
 import os
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from sgfcheck.output.schema import SCHEMA_VERSION
 from sgfcheck.output.summary import NAMED, Summary, from_plain, merge, to_plain
-from sgfcheck.records.inputs import Item, Skipped, is_url
-from sgfcheck.run import ledger
+from sgfcheck.records.inputs import is_url
+from sgfcheck.records.items import Item, Skipped
 from sgfcheck.run.batch import (
     BatchOptions,
     Runner,
-    RunStopped,
-    Work,
     collect,
+    init_worker,
     peak_rss_mb,
     process_item,
     run_items,
 )
 from sgfcheck.run.duplicates import DuplicateIndex
+from sgfcheck.run.executor import (
+    Chunk,
+    Executor,
+    PoolExecutor,
+    Work,
+    in_order,
+    jobs_of,
+    local_pool,
+)
+from sgfcheck.run.ledger import RunHead
 from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row
-from sgfcheck.version import VERSION
 
-PART_SIZE = 10_000
-"""Files in a partition by default."""
 MANIFEST = "manifest.jsonl"
 
 
@@ -150,13 +155,14 @@ class _Keys:
 
 @dataclass
 class PartDone:
-    """What a partition's task sends back: its number and counts (small)."""
+    """What a partition's task sends back: its number, files and counts (small)."""
 
     index: int
+    files: int
     summary: Summary
 
 
-def write_part(items: list[Work], options: BatchOptions, folder: str, index: int,
+def write_part(part: Chunk, options: BatchOptions, folder: str,
                outcomes: Iterable[Any] | None = None) -> PartDone:
     """Run one partition and write its rows and keys into ``folder`` (on a worker; or in the
     main process with ``outcomes`` already made, after the worker died)."""
@@ -164,7 +170,8 @@ def write_part(items: list[Work], options: BatchOptions, folder: str, index: int
     options = replace(options, report_kind=kind)
     summary = Summary()
     keys = _Keys()
-    made = outcomes if outcomes is not None else (process_item(i, options) for i in items)
+    index = part.index
+    made = outcomes if outcomes is not None else (process_item(i, options) for i in part.items)
     if kind is ReportKind.PARQUET:
         from sgfcheck.run.parquet import ParquetReport
 
@@ -178,13 +185,15 @@ def write_part(items: list[Work], options: BatchOptions, folder: str, index: int
             collect(summary, made, writer, None, keys, None, time.perf_counter())
     with open_text(folder, keys_name(index)) as stream:
         stream.write("".join(keys.lines))
-    return PartDone(index, summary)
+    return PartDone(index, len(part.items), summary)
 
 
 def _partitions(items: Iterable[Item], size: int, summary: Summary
-                ) -> Iterator[list[Work]]:
-    """Partitions of ``size`` files; files that are not records are counted, not sent."""
+                ) -> Iterator[Chunk]:
+    """Partitions of ``size`` files, numbered; files that are not records are counted, not
+    sent."""
     part: list[Work] = []
+    index = 0
     for item in items:
         if isinstance(item, Skipped):
             summary.not_records += 1
@@ -194,10 +203,11 @@ def _partitions(items: Iterable[Item], size: int, summary: Summary
             continue
         part.append(item)
         if len(part) >= size:
-            yield part
+            yield Chunk(part, index)
+            index += 1
             part = []
     if part:
-        yield part
+        yield Chunk(part, index)
 
 
 @dataclass
@@ -228,19 +238,17 @@ def read_manifest(folder: str) -> Manifest | None:
     return Manifest(head, done)
 
 
-Submit = Callable[[list[Work], BatchOptions, str, int], Any]
-"""Start a partition's task: returns a future (``.result(timeout=...)``)."""
-
-
-def run_parts(items: Iterable[Item], options: BatchOptions, folder: str, head: dict[str, Any],
-              submit: Submit, in_flight: int, fallback: Runner | None = None,
+def run_parts(items: Iterable[Item], options: BatchOptions, folder: str, head: RunHead,
+              executor: Executor[PartDone], fallback: Runner | None = None,
               progress: Callable[[Summary], None] | None = None) -> Summary:
-    """The whole run, partition by partition; returns the summary of every partition (this
-    run's and the earlier runs' of the manifest)."""
+    """The whole run, partition by partition on ``executor``; returns the summary of every
+    partition (this run's and the earlier runs' of the manifest). A partition whose task was
+    lost (its worker died or hung) is run again file by file by ``fallback`` (this machine's
+    pool by default) and written here."""
     make_folder(folder)
     manifest = read_manifest(folder)
     if manifest is not None:
-        differ = same_run(manifest.head, head)
+        differ = head.differences(manifest.head)
         if differ:
             raise ValueError("it holds another run, which this command would mix with its own: "
                              + "; ".join(differ) + " (run with the folder's settings to "
@@ -249,72 +257,51 @@ def run_parts(items: Iterable[Item], options: BatchOptions, folder: str, head: d
     # (Re)write the manifest: the head and the complete partitions' lines (a line an
     # interruption cut is dropped here, and its partition run again).
     with open_text(folder, MANIFEST) as stream:
-        stream.write(json.dumps(manifest.head if manifest is not None else head,
+        stream.write(json.dumps(manifest.head if manifest is not None else head.to_plain(),
                                 ensure_ascii=False) + "\n")
         stream.write("".join(json.dumps(done[i], ensure_ascii=False) + "\n"
                              for i in sorted(done)))
     total = Summary()
     start = time.perf_counter()
-    pending: deque[tuple[int, list[Work], Any]] = deque()
+    kind = part_kind(options)
 
-    def settle() -> None:
-        index, part, future = pending.popleft()
-        try:
-            result: PartDone = future.result()
-        except RunStopped:
-            raise
-        except Exception:  # noqa: BLE001 - a worker died or hung: file by file, here
-            outcomes = (fallback or run_items)(part, replace(
-                options, report_kind=part_kind(options), chunk=1))
-            result = write_part(part, options, folder, index, outcomes)
-        _record(folder, result, len(part), part_kind(options))
+    def todo() -> Iterator[Chunk]:
+        for part in _partitions(items, head.part_size or 1, total):
+            if part.index in done:
+                total.skipped += len(part.items)
+                merge(total, replace(from_plain(done[part.index]["summary"]), skipped=0))
+                continue
+            yield part
+
+    def recover(part: Chunk, exc: BaseException) -> PartDone:
+        outcomes = (fallback or run_items)(part.items, replace(options, report_kind=kind,
+                                                               chunk=1))
+        return write_part(part, options, folder, outcomes)
+
+    for result in in_order(todo(), executor, options.timeout, recover, bound_bytes=False):
+        _record(folder, result, kind)
         merge(total, result.summary)
         total.elapsed = time.perf_counter() - start
         if progress is not None:
             progress(total)
-
-    for index, part in enumerate(_partitions(items, head["part_size"], total)):
-        if index in done:
-            total.skipped += len(part)
-            merge(total, replace(from_plain(done[index]["summary"]), skipped=0))
-            continue
-        pending.append((index, part, submit(part, options, folder, index)))
-        while len(pending) >= in_flight:
-            settle()
-    while pending:
-        settle()
     total.elapsed = time.perf_counter() - start
     total.peak_rss_mb = max(total.peak_rss_mb, peak_rss_mb())
     return total
 
 
-def _record(folder: str, result: PartDone, files: int, kind: ReportKind) -> None:
+def _record(folder: str, result: PartDone, kind: ReportKind) -> None:
     entry = {"part": result.index, "rows": part_name(result.index, kind),
-             "keys": keys_name(result.index), "files": files,
+             "keys": keys_name(result.index), "files": result.files,
              "games": result.summary.games, "summary": to_plain(result.summary)}
     with open_text(folder, MANIFEST, "a") as stream:
         stream.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
-def run_head(inputs: list[str], options: BatchOptions, part_size: int) -> dict[str, Any]:
+def run_head(inputs: list[str], options: BatchOptions, part_size: int) -> RunHead:
     """The manifest's first line: what the run was (the inputs as given, the partition size, the
     parts' format and every setting)."""
-    return {"sgfcheck": VERSION, "schema": SCHEMA_VERSION, "inputs": inputs,
-            "part_size": part_size, "part_format": str(part_kind(options)),
-            "settings": options.settings.to_plain()}
-
-
-def same_run(before: dict[str, Any], head: dict[str, Any]) -> list[str]:
-    """What differs between the run a folder holds and the one asked for (empty: the same run,
-    which may be continued): the inputs and settings as for a report
-    (:func:`sgfcheck.run.ledger.same_run`), and the partition size."""
-    out = []
-    if before.get("part_size") != head["part_size"]:
-        out.append(f"--part-size {head['part_size']}, not {before.get('part_size')}")
-    earlier = before.get("part_format", "jsonl")  # a manifest without it: JSON Lines parts
-    if earlier != head["part_format"]:
-        out.append(f"--part-format {head['part_format']}, not {earlier}")
-    return ledger.same_run(before, head) + out
+    return RunHead(tuple(inputs), options.settings, part_size=part_size,
+                   part_format=part_kind(options))
 
 
 def parts_format(folder: str) -> ReportKind:
@@ -407,30 +394,9 @@ def merge_parts(folder: str, out: MergeOut | None) -> Summary:
 
 
 @contextmanager
-def local_submit(options: BatchOptions) -> Iterator[tuple[Submit, int]]:
-    """This machine's worker processes for partitions (``--jobs``), and how many partitions to
-    keep in flight."""
-    import multiprocessing
-    import sys
-
-    from pebble import ProcessPool
-
-    from sgfcheck.run.batch import GRACE, init_worker
-
-    jobs = options.jobs or os.cpu_count() or 1
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    pool = ProcessPool(max_workers=jobs, max_tasks=1, initializer=init_worker,
-                       initargs=(options,), context=ctx)
-
-    def submit(part: list[Work], opts: BatchOptions, folder: str, index: int) -> Any:
-        hard = opts.timeout * len(part) + GRACE if opts.timeout > 0 else None
-        return pool.schedule(write_part, (part, opts, folder, index), timeout=hard)
-
-    try:
-        yield submit, jobs * 2
-        pool.close()
-    except BaseException:
-        pool.stop()
-        raise
-    finally:
-        pool.join()
+def local_executor(options: BatchOptions, folder: str) -> Iterator[Executor[PartDone]]:
+    """This machine's worker processes (``--jobs``) for partitions, a new process for each,
+    two partitions in flight per process."""
+    with local_pool(options.jobs, init_worker, options, max_tasks=1) as pool:
+        yield PoolExecutor(pool, partial(write_part, options=options, folder=folder),
+                           jobs_of(options.jobs) * 2)

@@ -24,12 +24,11 @@ from sgfcheck.output.summary import Summary
 from sgfcheck.records.inputs import iter_inputs
 from sgfcheck.run.batch import BatchOptions, FileOutcome, Problems, run_batch
 from sgfcheck.run.ledger import (
+    RunHead,
     iter_state,
     outcome_line,
     read_state_head,
     report_keys,
-    run_head,
-    same_run,
     state_path,
 )
 from sgfcheck.run.parquet import (
@@ -97,7 +96,7 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
     target = resume or out
     options = replace(options, report_kind=ReportKind.for_path(target),
                       details=problems is not None)
-    head = run_head(inputs, options.settings, options.report_kind)
+    head = RunHead(tuple(inputs), options.settings, report=options.report_kind)
     earlier: Callable[[], Iterator[FileOutcome]] | None = None
     done: set[tuple[str, str | None]] = set()
     notes: list[str] = []
@@ -133,7 +132,7 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
                 opened.close()
             raise ReportProblem(f"cannot write {exc.filename}: {exc.strerror}") from None
         if state is not None and not appending:
-            state.write(json.dumps(head, ensure_ascii=False) + "\n")
+            state.write(json.dumps(head.to_plain(), ensure_ascii=False) + "\n")
         if stream is None:
             keep = None
             if appending:
@@ -186,7 +185,7 @@ def estimate_hint(summary: Summary, options: BatchOptions) -> list[str]:
             "sgfcheck's estimate (several times slower)"]
 
 
-def _continue(report: Path, head: dict[str, Any], kind: ReportKind, notes: list[str]
+def _continue(report: Path, head: RunHead, kind: ReportKind, notes: list[str]
               ) -> tuple[Callable[[], Iterator[FileOutcome]] | None, set[tuple[str, str | None]]]:
     """What a resumed report holds: its earlier files (read again from the run state when
     counted) and their keys as the report writes them. The report is cut back to the rows of
@@ -202,7 +201,7 @@ def _continue(report: Path, head: dict[str, Any], kind: ReportKind, notes: list[
                      "cover this run only")
         return None, done
     before = read_state_head(state)
-    differ = same_run(before, head)
+    differ = head.differences(before)
     if differ:
         raise ReportProblem(f"{report} holds another run: this one has " + "; ".join(differ)
                             + " (give the same inputs and options, or write a new report)")
@@ -257,7 +256,7 @@ def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size
     (:mod:`sgfcheck.run.parts`): gzipped JSON Lines, or Parquet with ``parquet``; a folder
     holding the same run is continued, one holding another run refused. Returns the summary of
     every partition."""
-    from sgfcheck.run.parts import local_submit, run_head, run_parts
+    from sgfcheck.run.parts import local_executor, run_head, run_parts
 
     options = replace(options, report_kind=ReportKind.PARQUET if parquet else ReportKind.JSONL)
     items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits,
@@ -266,16 +265,15 @@ def write_parts(inputs: list[str], options: BatchOptions, folder: str, part_size
     try:
         with workforce(scheduler, options.jobs, options.limits.memory) as work:
             if work.client is not None:
-                from sgfcheck.run.cluster import part_submit
+                from sgfcheck.run.cluster import part_executor
 
-                submit, in_flight = part_submit(work.client)
-                summary = run_parts(items, options, folder, head, submit, in_flight,
-                                    work.runner, progress)
+                summary = run_parts(items, options, folder, head,
+                                    part_executor(work.client, options, folder), work.runner,
+                                    progress)
                 summary.peak_rss_mb = work.peak()
             else:
-                with local_submit(options) as (submit, in_flight):
-                    summary = run_parts(items, options, folder, head, submit, in_flight,
-                                        None, progress)
+                with local_executor(options, folder) as executor:
+                    summary = run_parts(items, options, folder, head, executor, None, progress)
     except (OSError, ValueError) as exc:
         raise ReportProblem(f"--out-dir {folder}: {exc}") from None
     summary.notes = estimate_hint(summary, options)

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.points import Point
-from sgfcheck.records.record import GameRecord, Line, Move, Setup
+from sgfcheck.records.lines import Line, Move, Setup
+from sgfcheck.records.record import GameRecord
 
 MIN_MOVES = 20
 """Shorter games (blank boards, problems, resignations after a few moves) are not compared."""

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
-from sgfcheck.colour import Colour
+from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.judge.install import katago_usable
@@ -50,9 +50,9 @@ from sgfcheck.scoring.conventions import (
     readings,
     server_readings,
 )
-from sgfcheck.scoring.count import Score, count
+from sgfcheck.scoring.count import CountedPoints, Score, count, counted_points
 from sgfcheck.scoring.explain import explain, marks_against_referee
-from sgfcheck.scoring.life import ChainStatus, chain_statuses
+from sgfcheck.scoring.life import ChainStatus, chain_statuses, mutual_seki
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
@@ -99,7 +99,21 @@ def judge_position(report: GameReport, settings: Settings) -> Judged:
 
 
 @dataclass
+class _Worked:
+    """What a game's result works out only when first asked, kept with it (a frozen
+    :class:`GameScore` and the copies :func:`dataclasses.replace` makes of it share one)."""
+
+    ways: list[tuple[str, Position]] | None = None
+    """The positions of the ways the unsettled chains may go."""
+    counted: dict[Ruleset, CountedPoints] = field(default_factory=dict)
+    seki: set[int] | None = None
+
+
+@dataclass(frozen=True)
 class GameScore:
+    """One game counted under its own ruleset and the rows asked for, and the verdict on its
+    RE: built once by :func:`score_game`, never changed after."""
+
     check: GameReport
     dead: DeadStones | None = None
     position: Position | None = None
@@ -108,8 +122,6 @@ class GameScore:
     """Each row's band (on a judgement of the position: the estimate, an engine, a game not
     ended by two passes), aligned with ``scores``; None on a firm basis."""
     explanations: list[str] = field(default_factory=list)
-    unsettled_ways: list[tuple[str, Position]] | None = field(default=None, repr=False)
-    """The positions of the ways the unsettled chains may go (made once, when first needed)."""
     result_check: ResultCheck | None = None
     readings: list[Reading] = field(default_factory=list)
     """The record's own reading and those its convention allows (the territory marks' reading
@@ -135,6 +147,7 @@ class GameScore:
     """The short name of the row added for the verdict's reading (the last row), if one was:
     ``japanese, komi 6.5``, ``japanese, OGS``."""
     error: str | None = None
+    worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
 
     @property
     def findings(self) -> list[Finding]:
@@ -147,6 +160,25 @@ class GameScore:
     @property
     def verdict(self) -> Verdict:
         return verdict_of(self.check.game.playable, self.findings)
+
+    def counted(self, score: Score) -> CountedPoints:
+        """The points behind ``score``'s count, what its picture marks (worked out when first
+        asked: a batch row never needs them)."""
+        assert self.position is not None
+        done = self.worked.counted
+        if score.ruleset not in done:
+            done[score.ruleset] = counted_points(self.position, score.ruleset)
+        return done[score.ruleset]
+
+    @property
+    def seki_stones(self) -> set[int]:
+        """The stones alive in seki (worked out when first asked)."""
+        if self.worked.seki is None:
+            position = self.position
+            assert position is not None
+            self.worked.seki = mutual_seki(position.board, position.seki_stones[BLACK],
+                                           position.seki_stones[WHITE], set(position.dame))
+        return self.worked.seki
 
     @property
     def asked_scores(self) -> list[Score]:
@@ -195,51 +227,45 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
                                             if f.code is F.LIF_KATAGO]
     if asked.result_check is None or asked.dead is None or failed:
         why = failed[0].message if failed else asked.error or "no answer"
-        game.dead = replace(dead, notes=[*dead.notes, (
+        return replace(game, dead=replace(dead, notes=[*dead.notes, (
             f"KataGo, asked to confirm this mismatch (--engine auto), failed: {why}; the "
-            "estimate's verdict stands")])
-        return game
+            "estimate's verdict stands")]))
     estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
                f"RE[{report.result.raw}]"
     verdict = asked.result_check
     confirmed = verdict.status is CheckStatus.MISMATCH
-    asked.result_check = replace(verdict, reason=verdict.reason + (
+    return replace(asked, result_check=replace(verdict, reason=verdict.reason + (
         f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
-        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm"))
-    asked.dead = replace(asked.dead, notes=[
-        f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
-        "estimate alone", *asked.dead.notes])
-    return asked
+        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm")),
+        dead=replace(asked.dead, notes=[
+            f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
+            "estimate alone", *asked.dead.notes]))
 
 
 def _score_game(report: GameReport, settings: Settings) -> GameScore:
     game = report.game
-    out = GameScore(report)
     judged = judge_position(report, settings)
     if judged.replay is None or judged.dead is None or report.context is None:
-        out.error = judged.error
-        return out
+        return GameScore(report, error=judged.error)
     rep, dead = judged.replay, judged.dead
     context = report.context
     own = context.ruleset
-    out.scored_move = rep.moves
-    out.dead = dead
     position = analyse(rep.board, dead.points)
-    out.position = position
-    for ruleset in _rows(own, settings, context.komi):
-        out.scores.append(count(position, rep, ruleset, game.handicap))
-    base = out.scores[0]
-    for other in out.scores[1:]:
-        out.explanations.extend(explain(base, other, rep, position, rep.setup_stones))
-    out.final = rep.ended_by_passes is not None and settings.move is None
-    out.bands = row_bands(out, rep)
-    out.readings_fixed = settings.user_rules or settings.move is not None
-    out.readings = readings(game, context, report.result, fixed=out.readings_fixed)
+    scores = [count(position, rep, ruleset, game.handicap)
+              for ruleset in _rows(own, settings, context.komi)]
+    base = scores[0]
+    explanations = [line for other in scores[1:]
+                    for line in explain(base, other, rep, position, rep.setup_stones)]
+    fixed = settings.user_rules or settings.move is not None
+    out = GameScore(report, dead, position, scores, explanations=explanations,
+                    final=rep.ended_by_passes is not None and settings.move is None,
+                    scored_move=rep.moves, readings_fixed=fixed,
+                    readings=readings(game, context, report.result, fixed=fixed),
+                    doubts=record_doubts(game, context), conventions=record_conventions(game),
+                    komi_unknown=(None if context.komi_known else
+                                  context.komi_detail.removesuffix("; counted without komi")))
+    out = replace(out, bands=row_bands(out, rep))
     own_as_judged = Outcome(out.readings[0], AS_JUDGED, base, out.bands[0])
-    out.doubts = record_doubts(game, context)
-    out.conventions = record_conventions(game)
-    out.komi_unknown = (None if context.komi_known
-                        else context.komi_detail.removesuffix("; counted without komi"))
     quick = check_result(report.result, [own_as_judged], dead, out.final,
                          open_share(position, dead.ownership),
                          doubts=out.doubts, rests_on=out.conventions,
@@ -251,11 +277,11 @@ def _score_game(report: GameReport, settings: Settings) -> GameScore:
     # as judged gives the margin exactly: other readings and ways would not change the verdict.
     # (A winner alone is confirmed only when every reading and way gives it: always weighed.)
     if settled:
-        out.result_check = quick
+        out = replace(out, result_check=quick)
     else:
-        out.result_check, out.outcomes = _weighed(out, rep, report.result)
-    _add_reading_row(out)
-    return out
+        verdict, outcomes = _weighed(out, rep, report.result)
+        out = replace(out, result_check=verdict, outcomes=outcomes)
+    return _with_reading_row(out)
 
 
 def row_label(score: Score) -> str:
@@ -263,32 +289,30 @@ def row_label(score: Score) -> str:
     return f"{score.ruleset.name} with komi {score.ruleset.komi:g}"
 
 
-def _add_reading_row(game: GameScore) -> None:
-    """Point ``reading_row`` at the row the verdict rests on, adding the row of its reading
-    (its count as judged, its band over the settled ways) when none of the rows counts it: the
-    answer always names a count the table shows."""
+def _with_reading_row(game: GameScore) -> GameScore:
+    """The game with ``reading_row`` at the row the verdict rests on, the row of its reading
+    (its count as judged, its band over the settled ways) added when none of the rows counts it:
+    the answer always names a count the table shows."""
     rc = game.result_check
     if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.reading is None:
-        return
+        return game
     labels = [row_label(s) for s in game.scores]
     if rc.reading in labels:
-        game.reading_row = labels.index(rc.reading)
-        return
+        return replace(game, reading_row=labels.index(rc.reading))
     mine = [o for o in game.outcomes if o.reading.label == rc.reading and o.settled]
     if not mine:  # the komi is unknown: the rows are counted without it, the own row first
-        return
+        return game
     bands = [o.band for o in mine]
-    game.scores.append(mine[0].score)
-    game.bands.append(None if any(b is None for b in bands) else union(
-        [b for b in bands if b is not None], way_chains(o.way for o in mine[1:])))
+    band = None if any(b is None for b in bands) else union(
+        [b for b in bands if b is not None], way_chains(o.way for o in mine[1:]))
     reading, own = mine[0].reading, game.scores[0].ruleset
     name = [reading.ruleset.name]
     if reading.ruleset.komi != own.komi:
         name.append(f"komi {reading.ruleset.komi:g}")
     if reading.counting.server:
         name.append(_SHORT[reading.counting])
-    game.added_reading = ", ".join(name)
-    game.reading_row = len(game.scores) - 1
+    return replace(game, scores=[*game.scores, mine[0].score], bands=[*game.bands, band],
+                   added_reading=", ".join(name), reading_row=len(game.scores))
 
 
 _SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
@@ -297,11 +321,11 @@ _SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "O
 def _unsettled_ways(game: GameScore, rep: Replay) -> list[tuple[str, Position]]:
     """The positions of every way the unsettled chains may go, analysed once for the rows'
     bands and the result check."""
-    if game.unsettled_ways is None:
+    if game.worked.ways is None:
         assert game.dead is not None
-        game.unsettled_ways = [(how, analyse(rep.board, stones)) for how, stones in
-                               other_ways(rep.board, game.dead, game.dead.uncertain)]
-    return game.unsettled_ways
+        game.worked.ways = [(how, analyse(rep.board, stones)) for how, stones in
+                            other_ways(rep.board, game.dead, game.dead.uncertain)]
+    return game.worked.ways
 
 
 def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
@@ -480,12 +504,18 @@ def within_judged(loaded: LoadedFile, settings: Settings) -> LoadedFile:
     return replace(loaded, games=loaded.games[:most], findings=found)
 
 
+def checked_file(loaded: LoadedFile, settings: Settings) -> FileReport:
+    """The check a count starts from, the first step of every command that judges a file's
+    games (``score``, ``life``, a batch worker wherever it runs): at most ``--limit judged``
+    games (a finding says so), each replayed on its main line."""
+    return check_loaded(within_judged(loaded, settings), _for_check(settings))
+
+
 def score_loaded(loaded: LoadedFile, settings: Settings,
                  on_game: Callable[[], None] | None = None) -> FileScore:
     """Score every game of a file read already (at most ``--limit judged``); ``on_game`` is
-    called after each (progress)."""
-    loaded = within_judged(loaded, settings)
-    checked = check_loaded(loaded, _for_check(settings))
+    called after each (progress). The one way through a file for ``score`` and ``batch``."""
+    checked = checked_file(loaded, settings)
     games = []
     for game in checked.games:
         games.append(score_game(game, settings))
@@ -546,8 +576,7 @@ def life_loaded(loaded: LoadedFile, settings: Settings,
                 on_game: Callable[[], None] | None = None) -> FileLife:
     """Every chain of every game of a file read already (at most ``--limit judged``);
     ``on_game`` after each (progress)."""
-    loaded = within_judged(loaded, settings)
-    checked = check_loaded(loaded, _for_check(settings))
+    checked = checked_file(loaded, settings)
     out = []
     for report in checked.games:
         if on_game is not None:

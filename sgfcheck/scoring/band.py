@@ -24,7 +24,7 @@ agreed points); the result check (:mod:`sgfcheck.scoring.result_check`) reads it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE
@@ -69,30 +69,6 @@ class Band:
         if self.high < 0:
             return int(WHITE)
         return None
-
-
-def margin_text(margin: float) -> str:
-    if margin == 0:
-        return "jigo"
-    return f"{'B' if margin > 0 else 'W'}+{abs(margin):g}"
-
-
-def band_text(band: Band, name: Callable[[int], str], most: int = 6) -> str:
-    """``B+1.5 .. B+6.5: open at K10, L12; unsettled: B N18`` (at most ``most`` points named)."""
-    if band.low == band.high:
-        text = margin_text(band.low)
-    elif band.high < 0:  # White wins throughout: the smaller margin first
-        text = f"{margin_text(band.high)} .. {margin_text(band.low)}"
-    else:
-        text = f"{margin_text(band.low)} .. {margin_text(band.high)}"
-    parts = []
-    if band.open_points:
-        shown = ", ".join(name(p) for p in band.open_points[:most])
-        more = len(band.open_points) - most
-        parts.append(f"open at {shown}" + (f" and {more} more" if more > 0 else ""))
-    if band.unsettled:
-        parts.append("unsettled: " + ", ".join(band.unsettled))
-    return text + (": " + "; ".join(parts) if parts else "")
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,9 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.margins import band_text, margin_text
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.band import Band, band_text, margin_text, union
+from sgfcheck.scoring.band import Band, union
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.ways import way_chains
@@ -534,13 +535,6 @@ def _komi_need(result: Result, score: Score) -> str:
 
 def _int(colour: object) -> int | None:
     return None if colour is None else int(colour)  # type: ignore[call-overload]
-
-
-def check_score(result: Result, score: Score, dead: DeadStones, final: bool,
-                open_share: float = 0.0) -> ResultCheck:
-    """The result check of one count, under the record's own reading only."""
-    return check_result(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead,
-                        final, open_share)
 
 
 def _where(o: Outcome) -> str:

@@ -79,12 +79,6 @@ def other_ways(board: Board, dead: DeadStones,
     return out
 
 
-def uncertain_ways(board: Board, dead: DeadStones) -> list[tuple[str, set[int]]]:
-    """Ways the uncertain chains may go, other than as counted: (description, the dead stones
-    that way)."""
-    return other_ways(board, dead)
-
-
 def way_chains(ways: Iterable[str]) -> tuple[str, ...]:
     """The chains named by ways' descriptions (``W H5, B D4 dead`` -> ``W H5``, ``B D4``), in
     order, once each."""

@@ -1,0 +1,216 @@
+"""Who runs a batch's work, and the one ordered loop over them.
+
+An :class:`Executor` takes a :class:`Chunk` of files and gives back what its task made: this
+machine's worker pool (:class:`PoolExecutor`, pebble's ``ProcessPool``) or a Dask cluster's
+workers (:class:`sgfcheck.run.cluster.DaskExecutor`); the task is a chunk of files
+(``batch``'s rows) or a whole partition (``batch --out-dir``'s parts). :func:`in_order` is the
+loop over any of them: it keeps at most the executor's room of chunks (and of archive member
+bytes) in flight, hands the results back in input order, waits at most :func:`hard_limit` for
+a chunk, and asks the caller's ``recover`` what a chunk whose task was lost (a worker that
+died, hung or gave up) stands for: its rows, or ``None`` to send its files again one by one in
+its place, so that a file that kills a worker alone is a row of its own.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from sgfcheck.records.items import InputProblem, WorkItem
+
+Work = WorkItem | InputProblem
+"""What workers are handed: a record to read, or an input problem to report."""
+
+CHUNK = 8
+"""Files handed to a worker at a time."""
+IN_FLIGHT_PER_JOB = 4
+"""Chunks in flight per worker: bounds the memory the main process holds."""
+CHUNK_BYTES = 4 * 1024 * 1024
+"""Archive member bytes in one chunk at most (a chunk of large members is cut short)."""
+IN_FLIGHT_BYTES = 64 * 1024 * 1024
+"""Archive member bytes the main process holds in flight at most (beyond one chunk): with
+members of up to ``member-size``, chunks x files x member-size would be gigabytes."""
+GRACE = 10.0
+"""Seconds beyond the per-file time limits before a worker is killed from outside."""
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Files handed to one task, in input order; ``index`` numbers a partition."""
+
+    items: list[Work]
+    index: int = 0
+
+
+class RunStopped(RuntimeError):
+    """The workers of a run are gone (a cluster that lost them all): the run stops, its report
+    holding every file finished."""
+
+
+class Executor(Protocol[T_co]):
+    """Runs chunks somewhere and hands back what each one's task made."""
+
+    def room(self) -> int:
+        """Chunks to keep in flight now."""
+
+    def submit(self, chunk: Chunk, hard: float | None) -> Any:
+        """Start a chunk's task (``hard``: seconds after which it counts as hung)."""
+
+    def wait(self, task: Any, hard: float | None) -> T_co:
+        """What the task made; raises when it was lost (died, hung, given up), and
+        :class:`RunStopped` when no task can be run any more."""
+
+    def cancel(self, task: Any) -> None:
+        """Forget a task whose result is not wanted any more."""
+
+
+def hard_limit(timeout: float, files: int) -> float | None:
+    """Seconds a task of ``files`` files may take before it counts as hung: each file's own
+    limit (``--timeout``, enforced inside the worker) and a grace for code that limit cannot
+    interrupt; None without a limit."""
+    return timeout * files + GRACE if timeout > 0 else None
+
+
+def held_bytes(item: Work) -> int:
+    """Bytes of an archive member the main process holds for an item (files are read by the
+    worker)."""
+    return len(item.data) if isinstance(item, WorkItem) and item.data is not None else 0
+
+
+def chunks(items: Iterable[Work], size: int) -> Iterator[Chunk]:
+    """Chunks of ``size`` items numbered from 0, cut short at :data:`CHUNK_BYTES` of member
+    data."""
+    chunk: list[Work] = []
+    held = 0
+    index = 0
+    for item in items:
+        chunk.append(item)
+        held += held_bytes(item)
+        if len(chunk) >= size or held >= CHUNK_BYTES:
+            yield Chunk(chunk, index)
+            index += 1
+            chunk = []
+            held = 0
+    if chunk:
+        yield Chunk(chunk, index)
+
+
+@dataclass
+class _Slot(Generic[T]):
+    chunk: Chunk
+    task: Any
+    held: int
+
+
+def in_order(work: Iterable[Chunk], executor: Executor[T], timeout: float,
+             recover: Callable[[Chunk, BaseException], T | None],
+             bound_bytes: bool = True) -> Iterator[T]:
+    """Run every chunk on ``executor`` and yield what each made, in the chunks' order, with at
+    most its room of chunks (and, with ``bound_bytes``, :data:`IN_FLIGHT_BYTES` of member data
+    beyond one chunk) in flight. A
+    lost chunk is what ``recover`` says, or its files sent again one by one in its place.
+    Tasks still in flight when the loop ends early are cancelled."""
+    pending: deque[_Slot[T]] = deque()
+    held = 0
+
+    def send(chunk: Chunk) -> _Slot[T]:
+        size = sum(held_bytes(i) for i in chunk.items)
+        return _Slot(chunk, executor.submit(chunk, hard_limit(timeout, len(chunk.items))), size)
+
+    def settle() -> list[T]:
+        nonlocal held
+        slot = pending[0]  # left in place until it is settled: cancelled if the run stops
+        try:
+            made = executor.wait(slot.task, hard_limit(timeout, len(slot.chunk.items)))
+        except RunStopped:
+            raise
+        except Exception as exc:  # noqa: BLE001 - died, hung, failed: recover says what it is
+            pending.popleft()
+            held -= slot.held
+            executor.cancel(slot.task)
+            recovered = recover(slot.chunk, exc)
+            if recovered is not None:
+                return [recovered]
+            again = [send(Chunk([item], slot.chunk.index)) for item in slot.chunk.items]
+            held += sum(s.held for s in again)
+            pending.extendleft(reversed(again))
+            return []
+        pending.popleft()
+        held -= slot.held
+        return [made]
+
+    try:
+        for chunk in work:
+            slot = send(chunk)
+            pending.append(slot)
+            held += slot.held
+            while pending and (len(pending) >= executor.room()
+                               or (bound_bytes and held > IN_FLIGHT_BYTES)):
+                yield from settle()
+        while pending:
+            yield from settle()
+    finally:
+        for slot in pending:
+            executor.cancel(slot.task)
+
+
+class PoolExecutor(Generic[T]):
+    """This machine's worker processes (pebble's ``ProcessPool``): ``task`` runs a chunk in a
+    worker, killed when it runs past the chunk's hard limit."""
+
+    def __init__(self, pool: Any, task: Callable[[Chunk], T], room: int) -> None:
+        self.pool = pool
+        self.task = task
+        self._room = room
+
+    def room(self) -> int:
+        return self._room
+
+    def submit(self, chunk: Chunk, hard: float | None) -> Any:
+        return self.pool.schedule(self.task, (chunk,), timeout=hard)
+
+    def wait(self, task: Any, hard: float | None) -> T:
+        result: T = task.result()
+        return result
+
+    def cancel(self, task: Any) -> None:
+        task.cancel()
+
+
+MAX_TASKS = 2000
+"""Chunks a worker runs before it is replaced (memory fragmentation stays bounded)."""
+
+
+@contextmanager
+def local_pool(jobs: int, start: Callable[..., None], *args: Any,
+               max_tasks: int = MAX_TASKS) -> Iterator[Any]:
+    """``jobs`` worker processes (one per core for 0), each started by ``start(*args)``;
+    stopped at once when the run fails or is interrupted, else closed when their work is
+    done."""
+    from pebble import ProcessPool
+
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    pool = ProcessPool(max_workers=jobs_of(jobs), max_tasks=max_tasks, initializer=start,
+                       initargs=args, context=ctx)
+    try:
+        yield pool
+        pool.close()
+    except BaseException:
+        pool.stop()
+        raise
+    finally:
+        pool.join()
+
+
+def jobs_of(jobs: int) -> int:
+    """Worker processes of a local run: ``jobs``, or one per core for 0."""
+    return jobs or os.cpu_count() or 1

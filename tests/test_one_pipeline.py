@@ -1,0 +1,194 @@
+"""One way through a file, one ordered loop over every executor, renderers that only render."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import importlib
+import json
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+from typer.testing import CliRunner
+
+from sgfcheck.cli.app import app
+from sgfcheck.records.items import WorkItem
+from sgfcheck.run.executor import Chunk, RunStopped, chunks, hard_limit, in_order
+from sgfcheck.run.ledger import RunHead
+from sgfcheck.settings import Settings
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+
+# Thirty games, each with a resignation the count contradicts (White made the last play).
+THIRTY = "".join("(;GM[1]FF[4]SZ[9]KM[6.5]RE[B+R];B[ee];W[cc])" for _ in range(30))
+JUDGED = ("30 games read; only the first 5 were judged and counted (raise it with --limit "
+          "judged=...)")
+
+
+def test_batch_judges_as_many_games_as_score(tmp_path: Path) -> None:
+    # --limit judged=5 on a file of 30 games: score judges 5 and says so (SGF035); batch, its
+    # parts and the JSON of score give the same five games and the same finding.
+    record = tmp_path / "thirty.sgf"
+    record.write_text(THIRTY, encoding="utf-8")
+    scored = runner.invoke(app, ["score", "--limit", "judged=5", "--format", "json", str(record)])
+    file_findings = json.loads(scored.stdout)["findings"]
+    assert [(f["code"], f["message"]) for f in file_findings] == [("SGF035", JUDGED)]
+    assert len(json.loads(scored.stdout)["games"]) == 5
+    assert scored.exit_code == 1  # a file not judged whole is an error finding
+
+    out = tmp_path / "report.jsonl"
+    done = runner.invoke(app, ["batch", "--limit", "judged=5", "--jobs", "1", "--out", str(out),
+                               str(record)])
+    assert done.exit_code == 1, done.output  # as score: the error finding of the file
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["index"] for r in rows] == [1, 2, 3, 4, 5]
+    for row in rows:
+        assert [(f["code"], f["message"]) for f in row["file_findings"]] == [("SGF035", JUDGED)]
+
+    folder = tmp_path / "parts"
+    done = runner.invoke(app, ["batch", "--limit", "judged=5", "--jobs", "1", "--out-dir",
+                               str(folder), str(record)])
+    assert done.exit_code == 1, done.output
+    with gzip.open(folder / "part-00000.jsonl.gz", "rt", encoding="utf-8") as part:
+        parted = [json.loads(line) for line in part]
+    assert parted == rows
+
+
+# --- the ordered loop -------------------------------------------------------------------------
+
+
+class _Toy:
+    """An executor run in this process: a chunk is the names of its files; a chunk holding
+    "die" is lost (as a worker killed by it), any other comes back as its names upper-cased."""
+
+    def __init__(self, room: int) -> None:
+        self._room = room
+        self.flying = 0
+        self.most = 0
+        self.sent: list[list[str]] = []
+        self.cancelled = 0
+
+    def room(self) -> int:
+        return self._room
+
+    def submit(self, chunk: Chunk, hard: float | None) -> Any:
+        names = [str(item.path) for item in chunk.items]  # type: ignore[union-attr]
+        self.sent.append(names)
+        self.flying += 1
+        self.most = max(self.most, self.flying)
+        future: Future[list[str]] = Future()
+        if "die" in names:
+            future.set_exception(RuntimeError("worker died"))
+        else:
+            future.set_result([n.upper() for n in names])
+        return future
+
+    def wait(self, task: Any, hard: float | None) -> list[str]:
+        self.flying -= 1
+        result: list[str] = task.result()
+        return result
+
+    def cancel(self, task: Any) -> None:
+        self.cancelled += 1
+
+
+def _items(*names: str) -> list[WorkItem]:
+    return [WorkItem(name) for name in names]
+
+
+def test_the_loop_keeps_order_and_room_and_splits_a_lost_chunk() -> None:
+    toy = _Toy(room=2)
+    work = chunks(_items("a", "b", "die", "c", "d", "e", "f"), 3)
+    lost: list[list[str]] = []
+
+    def recover(chunk: Chunk, exc: BaseException) -> list[str] | None:
+        names = [str(item.path) for item in chunk.items]  # type: ignore[union-attr]
+        lost.append(names)
+        return None if len(names) > 1 else [f"lost {names[0]}"]
+
+    out = [name for made in in_order(work, toy, 0, recover) for name in made]
+    # The chunk that lost its worker is run again file by file in its place: the order holds,
+    # and only the file that did it is a row saying so.
+    assert out == ["A", "B", "lost die", "C", "D", "E", "F"]
+    assert lost == [["a", "b", "die"], ["die"]]
+    assert toy.sent == [["a", "b", "die"], ["c", "d", "e"], ["a"], ["b"], ["die"], ["f"]]
+    # In flight at most: its room; then the chunk still out and the three files of the lost
+    # chunk sent again in its place.
+    assert toy.most == 4
+
+
+def test_the_loop_stops_when_the_workers_are_gone() -> None:
+    class Gone(_Toy):
+        def wait(self, task: Any, hard: float | None) -> list[str]:
+            raise RunStopped("no worker left")
+
+    toy = Gone(room=1)
+    with pytest.raises(RunStopped):
+        list(in_order(chunks(_items("a", "b", "c"), 1), toy, 0, lambda c, e: None))
+    assert toy.cancelled == 1  # the chunk still in flight is cancelled
+
+
+def test_one_hard_limit() -> None:
+    assert hard_limit(0, 8) is None
+    assert hard_limit(2.5, 8) == 30.0  # 8 files of 2.5 s and a grace of 10 s
+
+
+# --- the run header ---------------------------------------------------------------------------
+
+
+def test_the_run_header_reads_what_differs() -> None:
+    settings = Settings()
+    report = RunHead(("games/",), settings)
+    plain = report.to_plain()
+    assert list(plain) == ["sgfcheck", "schema", "inputs", "settings"]
+    assert report.differences(plain) == []
+    assert RunHead(("other/",), settings).differences(plain) == [
+        "the inputs other/, not games/"]
+    parts = RunHead(("games/",), settings, part_size=100)
+    assert parts.differences({**plain, "part_size": 50}) == ["--part-size 100, not 50"]
+    assert report.differences({"inputs": ["games/"], "sgfcheck": "0.0.1"}) == [
+        "a run written by sgfcheck 0.0.1 without its settings"]
+
+
+# --- renderers render ---------------------------------------------------------------------------
+
+COMPUTING = ("sgfcheck.replay", "sgfcheck.judge", "sgfcheck.scoring")
+
+
+def test_outputs_import_no_function_of_the_computing_floors() -> None:
+    # The outputs draw the results they are given: of replay/, judge/ and scoring/ they import
+    # types (reports, boards, statuses) and nothing that replays, judges or counts.
+    called = []
+    for path in sorted((ROOT / "sgfcheck" / "output").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.startswith(COMPUTING):
+                module = importlib.import_module(node.module)
+                for alias in node.names:
+                    if not isinstance(getattr(module, alias.name), type):
+                        called.append(f"{path.name}: {node.module}.{alias.name}")
+    assert called == []
+
+
+def test_a_game_page_draws_the_story_it_is_given() -> None:
+    from sgfcheck.output.gamepage import page_data
+    from sgfcheck.replay.check import check_file
+    from sgfcheck.replay.story import story_of
+    from sgfcheck.scoring.adjudicate import score_game
+
+    settings = Settings(compare=("chinese",))
+    report = check_file(FIXTURES / "ko.sgf", settings).games[0]
+    story = story_of(report)
+    data = page_data(report, score_game(report, settings), story)
+    # ko.sgf: White takes the ko at B4 (capturing B5... the black stone at B4's neighbour C4),
+    # Black takes it straight back at C4: a simple ko, illegal under every preset.
+    take, retake = data["moves"]
+    assert take["point"] == "B4" and take["add"] == [[6, 2]] and take["remove"] == [7]
+    assert take["prisoners"] == [0, 1]
+    assert retake["point"] == "C4" and [f["code"] for f in retake["findings"]] == ["RUL004"]
+    assert data["illegal"]["chinese"] == {2: [["simple ko", data["illegal"]["chinese"][2][0][1]]]}
+    assert [m["add"] for m in data["moves"]] == [step.added for step in story.steps]
