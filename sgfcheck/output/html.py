@@ -183,10 +183,14 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
     # Where the rulesets differ leads (the table, why the rows differ); then one board for each
     # different drawing of the count, captioned with every ruleset it stands for.
     out += score_table_html(game)
-    drawings: dict[str, list[Score]] = {}
+    # A board's drawing differs between rulesets only in the points each count marks.
+    drawings: dict[tuple[frozenset[tuple[int, int]], frozenset[int], frozenset[int]],
+                   list[Score]] = {}
     for score in game.asked_scores:
-        drawn = render_svg(replace(scored_picture(game, score), title=""), style=False)
-        drawings.setdefault(drawn, []).append(score)
+        counted = game.counted(score)
+        marked = (frozenset((p, int(c)) for p, c in counted.territory.items()),
+                  frozenset(counted.seki), frozenset(counted.fill))
+        drawings.setdefault(marked, []).append(score)
     if len(drawings) < len(game.asked_scores):
         out.append(f"<p>The count drawn: {len(drawings)} board(s) for "
                    f"{len(game.asked_scores)} rulesets; rulesets that mark the same points "
