@@ -1,12 +1,13 @@
-"""Batch validation of archives: the pool of workers and the ordered pipeline.
+"""Batch validation of archives: the worker's work on one file, and the local run.
 
 The main process walks the inputs (:mod:`sgfcheck.records.inputs`) and hands chunks of work to
-worker processes, keeping only a bounded number in flight; results come back in input order and are
-written at once (:mod:`sgfcheck.run.reportfile`), so an interrupted run leaves a valid partial
-report that ``--resume`` completes. Each worker checks and scores every game
-(:mod:`sgfcheck.scoring.adjudicate`) under a per-file time limit, renders its report rows
-(:mod:`sgfcheck.output.schema`) and returns the few facts the summary
-(:mod:`sgfcheck.output.summary`) needs.
+worker processes through the one ordered loop (:mod:`sgfcheck.run.executor`): results come back
+in input order and are written at once (:mod:`sgfcheck.run.reportfile`), so an interrupted run
+leaves a valid partial report that ``--resume`` completes. Each worker reads the file and takes
+the one way through it that ``score`` takes (:func:`sgfcheck.scoring.adjudicate.score_loaded`:
+at most ``--limit judged`` games, checked and scored) under a per-file time limit, makes its
+report rows through the output registry (:data:`sgfcheck.output.formats.ROWS`) and returns the
+few facts the summary (:mod:`sgfcheck.output.summary`) needs.
 
 Isolation: one file never stops the batch. A file that raises is a row with ``SGF033``; one that
 runs past ``--timeout`` a row with ``SGF031`` (an alarm in the worker, and a hard limit outside
