@@ -192,3 +192,31 @@ def test_a_game_page_draws_the_story_it_is_given() -> None:
     assert retake["point"] == "C4" and [f["code"] for f in retake["findings"]] == ["RUL004"]
     assert data["illegal"]["chinese"] == {2: [["simple ko", data["illegal"]["chinese"][2][0][1]]]}
     assert [m["add"] for m in data["moves"]] == [step.added for step in story.steps]
+
+
+# Names the command line takes from output/ that render nothing: the layout, the registry's
+# types, facts (fixable fields, the schema's version), text wrapping, and the pictures a diagram
+# is made of (what the registry's SVG renderer then draws).
+NOT_RENDERERS = {"Style", "OutputFormat", "FORMATS", "FIXABLE", "SCHEMA_VERSION", "Summary",
+                 "PngUnavailable", "Picture", "wrap_line", "illegal_move_picture",
+                 "position_picture", "scored_picture"}
+
+
+def test_every_output_of_the_command_line_comes_from_the_registry() -> None:
+    from sgfcheck.output import formats
+
+    taken = []
+    for path in sorted((ROOT / "sgfcheck" / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.startswith("sgfcheck.output"):
+                for alias in node.names:
+                    if node.module == "sgfcheck.output.formats" or alias.name == "formats":
+                        continue
+                    if alias.name not in NOT_RENDERERS:
+                        taken.append(f"{path.name}: {node.module}.{alias.name}")
+    assert taken == []
+    # Every loader the registry lists gives a renderer.
+    for outputs in formats.DOCUMENTS.values():
+        for load in outputs.values():
+            assert callable(load())

@@ -78,11 +78,11 @@ def annotate(
                         dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.common import one_record
     from sgfcheck.cli.exits import score_status
-    from sgfcheck.output.annotate import annotate as annotate_record
+    from sgfcheck.output.formats import annotate_sgf
     from sgfcheck.scoring.adjudicate import score_loaded
 
     scored = score_loaded(one_record(file, settings, "annotate"), settings)
-    result = annotate_record(scored, wanted)
+    result = annotate_sgf()(scored, wanted)
     output.write_bytes(result.data)
     say(f"{visible(file)} -> {output}: {result.games} game(s) annotated, "
         f"{result.comments} comment(s)", err=True)

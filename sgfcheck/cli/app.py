@@ -3,10 +3,10 @@ asked for.
 
 Each command is a module of its own (:mod:`sgfcheck.cli.check`, ...) with a Typer app of one
 command (``report`` and ``engines`` hold two), thin: options ->
-:class:`~sgfcheck.settings.Settings` -> one library call -> a renderer: ``check``, ``score``,
-``life`` and ``batch``'s rows through the output registry (:mod:`sgfcheck.output.formats`), the
-commands of one record (``diagram``, ``view``, ``annotate``) through their own renderer, and
-``rules``, ``schema``, ``engines``, ``convert`` and ``report`` print what they are. The group
+:class:`~sgfcheck.settings.Settings` -> one library call -> a renderer of the output registry
+(:mod:`sgfcheck.output.formats`: the formats of ``check``, ``score`` and ``life``, batch's rows,
+and the one output of every other command; ``engines`` and ``convert`` print a line of status
+each). The group
 below names them in :data:`COMMANDS` and imports a command's module only when that command runs
 or its help is shown, so ``sgfcheck --version`` loads nothing of the library and ``sgfcheck
 check`` nothing of ``batch``.

@@ -167,9 +167,8 @@ def batch(
                         dead_stones=dead_stones,
                         engine=engine, limits=limits, timeout=timeout)
     # Imported when used (pebble, the pages): the other commands start faster without them.
-    from sgfcheck.cli.exits import batch_status
-    from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
-    from sgfcheck.output.scores import render_summary_text
+    from sgfcheck.cli.exits import batch_status, over_inputs
+    from sgfcheck.output import formats
     from sgfcheck.output.text import wrap_line
     from sgfcheck.run.batch import BatchOptions, Problems
     from sgfcheck.run.executor import RunStopped
@@ -209,30 +208,26 @@ def batch(
     for note in summary.notes:
         if note not in hints:
             typer.echo(wrap_line(f"note: {terminal_text(note)}", columns), err=True)
-    say(render_summary_text(summary, columns))
+    say(formats.summary_text()(summary, columns))
     for hint in hints:
         typer.echo(wrap_line(terminal_text(hint), columns), err=True)
     if out_dir is not None:
         say(f"parts written to {out_dir}; duplicates across parts and one report: "
             f"sgfcheck report merge {out_dir}")
     if duplicates is not None:
-        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
+        duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
     if summary_json is not None:
-        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+        summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
     if html_page is not None and problems is not None:
-        from sgfcheck.output.html import batch_page
-
-        write_page(batch_page(summary, problems.shown, problems.more), html_page)
+        write_page(formats.batch_html()(summary, problems.shown, problems.more), html_page)
     for line in _what_was_written(out or resume, html_page, pages):
         say(wrap_line(line, columns), err=True)
     if not summary.files and not summary.skipped:
         raise usage_error("no record in the inputs" + (
             " (each input not read is named above)" if summary.input_problems
             else ": no file found in " + ", ".join(inputs)))
-    if summary.files and not summary.skipped and (
-            summary.files == summary.unreadable + summary.not_records):
-        raise typer.Exit(ExitStatus.USAGE)  # nothing could be read: nothing could be done
-    raise typer.Exit(batch_status(summary, fail_on))
+    readable = summary.skipped or summary.files - summary.unreadable - summary.not_records
+    raise typer.Exit(over_inputs(batch_status(summary, fail_on), readable))
 
 
 def _what_was_written(report: Path | None, html_page: Path | None, pages: str | None

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from sgfcheck.cli.exits import ExitStatus
+from sgfcheck.cli.exits import ExitStatus, over_inputs
 from sgfcheck.escaping import terminal_text, visible
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.output.formats import OutputFormat, Style
@@ -353,7 +353,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
     from sgfcheck.records.items import Skipped
 
     worst = ExitStatus.OK
-    read = skipped = done = 0
+    read = skipped = done = unreadable = 0
     reports: list[Report] = []
     sink = None if output is None else FileSink(output)
     track = _Tracker(files, quiet)
@@ -378,8 +378,11 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
             else:
                 reports.append(report)
             found = status(report)
-            done += found is not ExitStatus.USAGE
-            worst = max(worst, found)
+            if found is ExitStatus.USAGE:  # the file could not be read at all
+                unreadable += 1
+            else:
+                done += 1
+                worst = max(worst, found)
         track.bar.close()
         if not read:
             raise usage_error("no record in the inputs" + (
@@ -399,9 +402,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
         raise
     finally:
         track.bar.close()
-    if done and (worst is ExitStatus.USAGE or skipped):
-        return ExitStatus.FOUND  # unreadable or missing inputs among records read
-    return worst
+    return over_inputs(worst, done, unreadable + skipped)
 
 
 # --- progress -----------------------------------------------------------------------------------

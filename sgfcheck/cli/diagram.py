@@ -84,20 +84,21 @@ def diagram(
     settings = Settings(rules=rules, komi=komi, move=move, encoding=encoding,
                         dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.common import one_game
-    from sgfcheck.output.svg import PngUnavailable, render_svg, svg_to_png
+    from sgfcheck.output.formats import diagram_png, diagram_svg
+    from sgfcheck.output.svg import PngUnavailable
 
     report = one_game(file, settings, game_no, "draw")
     try:
         picture = _picture(report, settings, illegal=illegal, plain=plain, numbers=numbers)
     except ValueError as exc:
         raise usage_error(f"{file} game {game_no}: {exc}") from None
-    svg = render_svg(picture, legend=legend)
+    svg = diagram_svg()(picture, legend)
     if output is None:
         typer.echo(svg)
         raise typer.Exit(ExitStatus.OK)
     if suffix == ".png":
         try:
-            output.write_bytes(svg_to_png(svg))
+            output.write_bytes(diagram_png()(svg))
         except PngUnavailable as exc:
             raise usage_error(str(exc)) from None
     else:

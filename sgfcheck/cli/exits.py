@@ -1,15 +1,18 @@
 """Exit status of each command: one policy per command, decided here and documented in the manual.
 
+Each file's status (the command's own policy):
+
 - ``check``: 0 nothing worse than warnings, 1 an illegal move or another error finding, 2 an
   input that could not be read at all.
 - ``score``: 0 every scored result matches (or is not a score), 1 a mismatch, an unverifiable
   result, a game that could not be scored or an error finding, 2 unreadable input.
 - ``life``: 0, 1 a game that could not be judged, a failed dead-stone source (``LIF…``) or games
   left unjudged by a limit (``SGF035``), 2 unreadable input.
-- ``batch``: per :class:`FailPolicy`.
+- ``batch``: per :class:`FailPolicy`, over the whole run.
 
-With several files the highest status wins. A usage error is 2 and an interruption 130,
-whatever the command.
+Over the inputs, one rule for every command (:func:`over_inputs`): 2 when none of the records
+could be read, else the highest status of the files read, at least 1 when an input among them
+could not be used. A usage error is 2 and an interruption 130, whatever the command.
 """
 
 from __future__ import annotations
@@ -77,6 +80,19 @@ def life_status(report: FileLife) -> ExitStatus:
     if any(f.code.code == "SGF035" for f in report.check.findings):
         return ExitStatus.FOUND  # games left unjudged
     return ExitStatus.OK
+
+
+def over_inputs(found: ExitStatus, readable: int, problems: int = 0) -> ExitStatus:
+    """The one rule over a command's inputs (``check``, ``score``, ``life``, ``batch``): 2 when
+    nothing could be done (none of its records readable), else at least 1 when some input could
+    not be used among records read (``problems``: an unreadable file, a path that is not there,
+    a file that is not a record; ``batch`` counts them in its own policy instead), else what the
+    command found (``found``, the worst status of its readable files)."""
+    if not readable:
+        return ExitStatus.USAGE
+    if problems:
+        return max(found, ExitStatus.FOUND)
+    return found
 
 
 def batch_status(summary: Summary, policy: FailPolicy) -> ExitStatus:

@@ -48,8 +48,7 @@ def report_merge(
     Exit status: 0 merged, 1 some partitions are not complete (run the batch again), 2 usage
     error (DIR is not a folder, or holds no run).
     """
-    from sgfcheck.output.schema import duplicates_dict, json_document, summary_dict
-    from sgfcheck.output.scores import render_summary_text
+    from sgfcheck.output import formats
     from sgfcheck.run.parts import JsonLinesOut, ParquetOut, merge_parts, parts_format
     from sgfcheck.run.reportfile import ReportKind
 
@@ -88,10 +87,10 @@ def report_merge(
             summary = merge_parts(folder, None)
     except (OSError, ValueError) as exc:
         raise usage_error(f"{folder}: {exc}") from None
-    say(render_summary_text(summary, width(wide)))
+    say(formats.summary_text()(summary, width(wide)))
     if summary_json is not None:
-        summary_json.write_text(json_document(summary_dict(summary)), encoding="utf-8")
+        summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
     if duplicates is not None:
-        duplicates.write_text(json_document(duplicates_dict(summary)), encoding="utf-8")
+        duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
     incomplete = any(p.startswith("partitions not complete") for p in summary.problems)
     raise typer.Exit(ExitStatus.FOUND if incomplete else ExitStatus.OK)

@@ -25,12 +25,11 @@ def list_rules(
     wide: WideOption = False,
 ) -> None:
     """List the ruleset presets and every parameter."""
-    from sgfcheck.output.schema import json_text, presets_dict
-    from sgfcheck.output.text import render_rules_text
+    from sgfcheck.output.formats import rules_json, rules_text
     from sgfcheck.rules.presets import PRESETS
 
     if output_format is RulesFormat.json:
-        typer.echo(json_text(presets_dict(PRESETS)))
+        typer.echo(rules_json()(PRESETS))
         return
-    typer.echo(render_rules_text(PRESETS, width(wide)))
+    typer.echo(rules_text()(PRESETS, width(wide)))
 

@@ -29,12 +29,13 @@ def schema(
     0 printed, 2 usage error.
     """
     check_writable("--output", output)
-    from sgfcheck.output.schema import SCHEMA_VERSION, schema_text
+    from sgfcheck.output.formats import schema_json
+    from sgfcheck.output.schema import SCHEMA_VERSION
 
     if version:
         typer.echo(SCHEMA_VERSION)
         raise typer.Exit(ExitStatus.OK)
-    text = schema_text()
+    text = schema_json()()
     if output is None:
         typer.echo(text, nl=False)
     else:

@@ -68,13 +68,13 @@ def view(
     settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,
                         seed=seed, engine=engine, limits=limits, compare=tuple(PRESETS))
     from sgfcheck.cli.common import one_game
-    from sgfcheck.output.gamepage import game_page
+    from sgfcheck.output.formats import view_html
     from sgfcheck.replay.story import story_of
     from sgfcheck.scoring.adjudicate import score_game
 
     report = one_game(file, settings, game_no, "view")
     scored = score_game(report, settings)
-    page = game_page(file, report, scored, story_of(report))
+    page = view_html()(file, report, scored, story_of(report))
     if output is None:
         typer.echo(page, nl=False)
         raise typer.Exit(ExitStatus.OK)

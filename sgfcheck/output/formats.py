@@ -10,7 +10,10 @@ standard error.
 Renderers are registered by reference through a loader, a function that imports the renderer's
 module and returns it typed (:data:`Each`, :data:`Whole`): mypy checks every entry against the
 report its command makes, and the command line starts without loading every renderer (the HTML
-pages bring the SVG drawing, for one).
+pages bring the SVG drawing, for one). The commands that render one thing (a game page, a
+diagram, an annotated record, the presets, the schema, a run's summary and page) take their
+renderer from the loaders of :data:`DOCUMENTS`, and batch its rows from :data:`ROWS`: every
+output of every command is named here.
 """
 
 from __future__ import annotations
@@ -22,7 +25,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from sgfcheck.findings import Finding
-    from sgfcheck.replay.check import FileReport
+    from sgfcheck.output.annotate import Annotated
+    from sgfcheck.output.html import ProblemGame
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.output.svg import Picture
+    from sgfcheck.replay.check import FileReport, GameReport
+    from sgfcheck.replay.story import Story
+    from sgfcheck.rules.ruleset import Ruleset
     from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
 
 R = TypeVar("R")
@@ -249,3 +258,98 @@ ROWS: dict[str, RowFormat] = {
 """The rows of each kind of batch report (:class:`sgfcheck.run.reportfile.ReportKind`): a JSON
 text line, CSV cells, or the JSON object itself (a library's rows; Parquet's, whose columns the
 main process writes)."""
+
+
+# --- the commands that render one thing ----------------------------------------------------------
+
+
+def view_html() -> Callable[[str, GameReport, GameScore, Story], str]:
+    """``view``: the game page."""
+    from sgfcheck.output.gamepage import game_page
+
+    return game_page
+
+
+def diagram_svg() -> Callable[[Picture, bool], str]:
+    """``diagram``: a picture as SVG (with its legend or not)."""
+    from sgfcheck.output.svg import render_svg
+
+    return lambda picture, legend: render_svg(picture, legend=legend)
+
+
+def diagram_png() -> Callable[[str], bytes]:
+    """``diagram -o FILE.png``: the SVG as PNG (raises ``PngUnavailable`` without cairosvg)."""
+    from sgfcheck.output.svg import svg_to_png
+
+    return svg_to_png
+
+
+def annotate_sgf() -> Callable[[FileScore, frozenset[str]], Annotated]:
+    """``annotate``: the record with the findings and verdicts in it."""
+    from sgfcheck.output.annotate import annotate
+
+    return annotate
+
+
+def rules_text() -> Callable[[dict[str, Ruleset], int | None], str]:
+    """``rules``: the presets side by side."""
+    from sgfcheck.output.text import render_rules_text
+
+    return render_rules_text
+
+
+def rules_json() -> Callable[[dict[str, Ruleset]], str]:
+    """``rules --format json``."""
+    from sgfcheck.output.schema import json_text, presets_dict
+
+    return lambda presets: json_text(presets_dict(presets))
+
+
+def schema_json() -> Callable[[], str]:
+    """``schema``: the JSON Schema of every report."""
+    from sgfcheck.output.schema import schema_text
+
+    return schema_text
+
+
+def summary_text() -> Callable[[Summary, int | None], str]:
+    """``batch``, ``report merge``: the run's summary for people."""
+    from sgfcheck.output.scores import render_summary_text
+
+    return render_summary_text
+
+
+def summary_json() -> Callable[[Summary], str]:
+    """``--summary-json``: the run's summary."""
+    from sgfcheck.output.schema import json_document, summary_dict
+
+    return lambda summary: json_document(summary_dict(summary))
+
+
+def duplicates_json() -> Callable[[Summary], str]:
+    """``--duplicates``: the groups of identical files and of the same game."""
+    from sgfcheck.output.schema import duplicates_dict, json_document
+
+    return lambda summary: json_document(duplicates_dict(summary))
+
+
+def batch_html() -> Callable[[Summary, list[ProblemGame], int], str]:
+    """``batch --html``: the run's page."""
+    from sgfcheck.output.html import batch_page
+
+    return batch_page
+
+
+DOCUMENTS: dict[str, dict[str, Callable[[], Callable[..., Any]]]] = {
+    "view": {"html": view_html},
+    "diagram": {"svg": diagram_svg, "png": diagram_png},
+    "annotate": {"sgf": annotate_sgf},
+    "rules": {"text": rules_text, "json": rules_json},
+    "schema": {"json": schema_json},
+    "batch": {"summary": summary_text, "summary-json": summary_json,
+              "duplicates": duplicates_json, "html": batch_html},
+    "report merge": {"summary": summary_text, "summary-json": summary_json,
+                     "duplicates": duplicates_json},
+}
+"""The outputs of the commands that render one thing, each by its typed loader (the command
+line calls the loader itself, so mypy checks the call)."""
