@@ -31,7 +31,7 @@ class Story:
     """The points with a stone before the first move (handicap, setup)."""
     start_colours: list[int]
     steps: list[Step]
-    """One a move of the line, in order."""
+    """One for each move of the line, in order."""
     verdicts: list[RulesetVerdicts]
     """Each preset's verdict on every move some preset forbids."""
 

@@ -116,9 +116,8 @@ def in_order(work: Iterable[Chunk], executor: Executor[T], timeout: float,
              bound_bytes: bool = True) -> Iterator[T]:
     """Run every chunk on ``executor`` and yield what each made, in the chunks' order, with at
     most its room of chunks (and, with ``bound_bytes``, :data:`IN_FLIGHT_BYTES` of member data
-    beyond one chunk) in flight. A
-    lost chunk is what ``recover`` says, or its files sent again one by one in its place.
-    Tasks still in flight when the loop ends early are cancelled."""
+    beyond one chunk) in flight. A lost chunk is what ``recover`` says, or its files sent again
+    one by one in its place. Tasks still in flight when the loop ends early are cancelled."""
     pending: deque[_Slot[T]] = deque()
     held = 0
 
