@@ -193,3 +193,26 @@ def test_katago_that_fails_leaves_the_estimates_mismatch_with_a_note(
                                    "failed: KataGo stopped (test); every stone is counted alive; "
                                    "the estimate's verdict stands")
     assert LIF_KATAGO not in [f.code for f in game.findings]
+
+
+def test_an_engine_that_fails_keeps_the_stones_proven_dead_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # pass-alive.sgf: the white stone at C5 is dead whatever anyone plays (Benson). When KataGo,
+    # asked for the dead stones, fails, that proof is what the count keeps, and the finding
+    # says so; where nothing is proven, it says every stone is counted alive.
+    def fails(*args: object) -> None:
+        raise KataGoError("KataGo stopped (test)")
+
+    monkeypatch.setattr(deadstones, "ask_engine", fails)
+    asked = Settings(dead_stones=DeadStoneChoice.KATAGO, engine=EngineName.NONE)
+    (game,) = score_file(FIXTURES / "pass-alive.sgf", asked).games
+    assert game.dead is not None and game.position is not None
+    assert game.dead.source is Source.BENSON
+    assert [game.position.board.name(p) for p in game.dead.points] == ["C5"]
+    assert [(f.code, f.message) for f in game.dead.findings] == [
+        (LIF_KATAGO, "KataGo stopped (test); only the stones proven dead whatever anyone plays "
+                     "(Benson) are removed")]
+    (none,) = score_file(FIXTURES / "seki.sgf", asked).games
+    assert none.dead is not None and none.dead.points == set()
+    assert [f.message for f in none.dead.findings] == [
+        "KataGo stopped (test); every stone is counted alive"]

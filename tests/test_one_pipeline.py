@@ -220,3 +220,11 @@ def test_every_output_of_the_command_line_comes_from_the_registry() -> None:
     for outputs in formats.DOCUMENTS.values():
         for load in outputs.values():
             assert callable(load())
+
+
+def test_every_report_kind_has_its_rows_in_the_registry() -> None:
+    from sgfcheck.output.formats import ROWS
+    from sgfcheck.run.reportfile import ReportKind
+
+    assert set(ROWS) == {kind.value for kind in ReportKind}
+    assert ROWS["none"].game is None and ROWS["none"].file is None
