@@ -2034,6 +2034,9 @@ done:
     return out;
 }
 
+/* The SGF reader (_sgfread.c). */
+PyObject *sgf_parse_game(PyObject *self, PyObject *args);
+
 static PyMethodDef methods[] = {
     {"set_zobrist", set_zobrist, METH_VARARGS, "Hand in the Zobrist keys of sgfcheck.replay.board."},
     {"set_contract", set_contract, METH_VARARGS, "Register a named structure the cores exchange."},
@@ -2047,6 +2050,8 @@ static PyMethodDef methods[] = {
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
     {"referee", referee, METH_VARARGS, "referee.referee_map: the referee's map of a position"},
+    {"parse_game", sgf_parse_game, METH_VARARGS,
+     "sgf_grammar._parse_sgf_game: one game tree of a collection (records.syntax)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core",

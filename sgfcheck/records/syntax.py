@@ -1,7 +1,8 @@
 """Lenient SGF syntax: game trees out of damaged text, each repair reported.
 
-Nothing here knows Go (as sgfmill keeps its grammar apart from the game): sgfmill's grammar layer
-(``sgf_grammar``) tokenises and builds the trees; when it refuses a file, this module tokenises
+Nothing here knows Go (as sgfmill keeps its grammar apart from the game): the compiled core's
+reader (``_sgfread.c``), or where it is not built sgfmill's grammar layer (``sgf_grammar``), which
+is its reference, tokenises and builds the trees; when they refuse a file, this module tokenises
 it leniently, mends what real files get wrong (junk before the first game, a file starting with
 ``;``, ``(`` without ``;``, a truncated file, stray brackets, values without properties, old-style
 nodes after a closed variation, empty ``()``), and parses the mended text with sgfmill. Every
@@ -21,6 +22,7 @@ import sys
 
 from sgfmill import sgf_grammar
 
+from sgfcheck import core
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
@@ -132,10 +134,22 @@ def _cap_syntax_findings(found: list[Finding]) -> None:
                                        "listed)"))
 
 
+def _compiled_game_reader(data: bytes, position: int
+                          ) -> tuple[sgf_grammar.Coarse_game_tree | None, int | None]:
+    """The compiled core's reading of one game from ``position``: sgf_grammar._parse_sgf_game's
+    answer (the same trees, the same end, a ValueError with the same message), without its
+    token list."""
+    assert core.compiled is not None
+    tree, end = core.compiled.parse_game(data, position, sgf_grammar.Coarse_game_tree)
+    return tree, end
+
+
 def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
-    """sgfmill's collection parse, game by game, so that what lies between and after the games
-    is seen (sgfmill skips it). Raises ValueError where sgfmill does."""
-    parse_game = getattr(sgf_grammar, "_parse_sgf_game", None)
+    """The collection read game by game (the compiled reader, else sgfmill's own), so that what
+    lies between and after the games is seen (sgfmill skips it). Raises ValueError where
+    sgfmill does."""
+    parse_game = (_compiled_game_reader if core.compiled is not None
+                  else getattr(sgf_grammar, "_parse_sgf_game", None))
     if parse_game is None:  # not in this sgfmill: its public reader, without the check between
         return list(sgf_grammar.parse_sgf_collection(data))
     trees: list[sgf_grammar.Coarse_game_tree] = []
@@ -144,7 +158,7 @@ def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coa
     while True:
         # sgfmill's own collection reader is this loop without the positions (sgfmill 1.1).
         tree, end = parse_game(data, position)
-        if tree is None:
+        if tree is None or end is None:  # end is None exactly when no game is left
             break
         trees.append(tree)
         following = data.find(b"(", end)
