@@ -1223,6 +1223,19 @@ static int sgf_coord(int ch) {
     return -1;
 }
 
+/* The point (col, row), one tuple kept for each (moves share them: a tuple is a value). */
+static PyObject *points_made[52 * 52];
+
+static PyObject *point_of(int col, int row) {
+    PyObject **slot = &points_made[row * 52 + col];
+    if (*slot == NULL) {
+        *slot = Py_BuildValue("(ii)", col, row);
+        if (*slot == NULL) return NULL;
+    }
+    Py_INCREF(*slot);
+    return *slot;
+}
+
 /* simple_moves(nodes, start, tt_is_pass, black, white, events) -> index: appends a Move to
  * events for each node from start on that holds one B or W with one well-formed value and no
  * setup, PL or KO (the nodes of almost every record); returns the first node it leaves to the
@@ -1245,21 +1258,28 @@ static PyObject *simple_moves(PyObject *self, PyObject *args) {
             if (!keys[k]) return NULL;
         }
     }
+    PyTypeObject *move_type = (PyTypeObject *)contracts[C_MOVE].type;
     Py_ssize_t n = PyList_GET_SIZE(nodes), i;
     for (i = start < 0 ? 0 : start; i < n; i++) {
         PyObject *node = PyList_GET_ITEM(nodes, i);
         if (!PyDict_Check(node)) break;
-        int special = 0;
-        for (int k = 2; k < 7 && !special; k++) {
-            int has = PyDict_Contains(node, keys[k]);
-            if (has < 0) return NULL;
-            special = has;
-        }
-        if (special) break;
         PyObject *vb = PyDict_GetItemWithError(node, keys[0]);
         if (!vb && PyErr_Occurred()) return NULL;
-        PyObject *vw = PyDict_GetItemWithError(node, keys[1]);
-        if (!vw && PyErr_Occurred()) return NULL;
+        PyObject *vw = NULL;
+        /* A node of one property that is B is a plain move; else every key is looked at. */
+        if (!(vb && PyDict_GET_SIZE(node) == 1)) {
+            vw = PyDict_GetItemWithError(node, keys[1]);
+            if (!vw && PyErr_Occurred()) return NULL;
+            if (!(vw && !vb && PyDict_GET_SIZE(node) == 1)) {
+                int special = 0;
+                for (int k = 2; k < 7 && !special; k++) {
+                    int has = PyDict_Contains(node, keys[k]);
+                    if (has < 0) return NULL;
+                    special = has;
+                }
+                if (special) break;
+            }
+        }
         if (!vb && !vw) continue;
         if (vb && vw) break;
         PyObject *values = vb ? vb : vw;
@@ -1273,25 +1293,31 @@ static PyObject *simple_moves(PyObject *self, PyObject *args) {
         if (len == 2 && !is_tt) {
             int col = sgf_coord((unsigned char)v[0]), row = sgf_coord((unsigned char)v[1]);
             if (col < 0 || row < 0) break;
-            point = Py_BuildValue("(ii)", col, row);
+            point = point_of(col, row);
         } else if (len == 0 || is_tt) {
-            if (is_tt && !tt_is_pass) point = Py_BuildValue("(ii)", 19, 19);
+            if (is_tt && !tt_is_pass) point = point_of(19, 19);
             else { point = Py_None; Py_INCREF(point); }
         } else {
             break;
         }
         if (!point) return NULL;
-        PyObject *items = Py_BuildValue("(OOnO)", vb ? black : white, point, i, Py_False);
-        Py_DECREF(point);
-        if (!items) return NULL;
-        PyObject *wrap = PyTuple_Pack(1, items);
-        Py_DECREF(items);
-        if (!wrap) return NULL;
-        /* A NamedTuple's __new__ takes its fields by name or order; tuple.__new__ with the fields
-         * in the contract's checked order builds the same value without the Python call. */
-        PyObject *move = PyTuple_Type.tp_new((PyTypeObject *)contracts[C_MOVE].type, wrap, NULL);
-        Py_DECREF(wrap);
-        if (!move) return NULL;
+        PyObject *node_no = PyLong_FromSsize_t(i);
+        /* A NamedTuple's __new__ takes its fields by name or order; the tuple made as
+         * tuple.__new__ makes it (the class's allocation, then the fields in the contract's
+         * checked order) is the same value without the Python call. */
+        PyObject *move = node_no ? move_type->tp_alloc(move_type, 4) : NULL;
+        if (!move) {
+            Py_DECREF(point);
+            Py_XDECREF(node_no);
+            return NULL;
+        }
+        PyObject *colour = vb ? black : white;
+        Py_INCREF(colour);
+        Py_INCREF(Py_False);
+        PyTuple_SET_ITEM(move, 0, colour);
+        PyTuple_SET_ITEM(move, 1, point);
+        PyTuple_SET_ITEM(move, 2, node_no);
+        PyTuple_SET_ITEM(move, 3, Py_False);
         int r = PyList_Append(events, move);
         Py_DECREF(move);
         if (r < 0) return NULL;
@@ -2034,6 +2060,56 @@ done:
     return out;
 }
 
+/* seki_reading(owner, territory, seki, colour) -> (seki_empty_b, seki_empty_w, must_fill_b,
+ * must_fill_w, seki_stones_b, seki_stones_w): what position._referee_reading's loops find, in
+ * the same order. An empty point one colour alone reaches (owner 1 or 2) that the referee does
+ * not count for it belongs to a group of that colour in seki (seki_empty) or is to fill
+ * (must_fill); seki_stones are the stones (colour, dead ones removed) of groups in seki. */
+static PyObject *seki_reading(PyObject *self, PyObject *args) {
+    Py_buffer own, ter, sek, col;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*", &own, &ter, &sek, &col)) return NULL;
+    PyObject *lists[6] = {NULL}, *out = NULL;
+    Py_ssize_t n = own.len;
+    if (ter.len != n || sek.len != n || col.len != n) {
+        PyErr_SetString(PyExc_ValueError, "seki_reading: the four maps differ in size");
+        goto done;
+    }
+    for (int k = 0; k < 6; k++)
+        if ((lists[k] = PyList_New(0)) == NULL) goto done;
+    const unsigned char *o = own.buf, *t = ter.buf, *s = sek.buf, *c = col.buf;
+    int any_seki = 0;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        if (s[p]) any_seki = 1;
+        if (o[p] == t[p] || (o[p] != 1 && o[p] != 2)) continue;
+        PyObject *where = PyLong_FromSsize_t(p);
+        int k = (s[p] == o[p] ? 0 : 2) + (o[p] - 1);
+        int bad = where == NULL || PyList_Append(lists[k], where);
+        Py_XDECREF(where);
+        if (bad) goto done;
+    }
+    for (Py_ssize_t p = 0; any_seki && p < n; p++) {
+        if (!c[p] || s[p] != c[p] || c[p] > 2) continue;
+        PyObject *where = PyLong_FromSsize_t(p);
+        int bad = where == NULL || PyList_Append(lists[4 + c[p] - 1], where);
+        Py_XDECREF(where);
+        if (bad) goto done;
+    }
+    out = PyTuple_New(6);
+    if (out != NULL)
+        for (int k = 0; k < 6; k++) {
+            PyTuple_SET_ITEM(out, k, lists[k]);
+            lists[k] = NULL;
+        }
+done:
+    for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
+    PyBuffer_Release(&own);
+    PyBuffer_Release(&ter);
+    PyBuffer_Release(&sek);
+    PyBuffer_Release(&col);
+    return out;
+}
+
 /* The SGF reader (_sgfread.c). */
 PyObject *sgf_parse_game(PyObject *self, PyObject *args);
 
@@ -2050,6 +2126,7 @@ static PyMethodDef methods[] = {
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
     {"referee", referee, METH_VARARGS, "referee.referee_map: the referee's map of a position"},
+    {"seki_reading", seki_reading, METH_VARARGS, "the loops of position._referee_reading"},
     {"parse_game", sgf_parse_game, METH_VARARGS,
      "sgf_grammar._parse_sgf_game: one game tree of a collection (records.syntax)"},
     {NULL, NULL, 0, NULL}};

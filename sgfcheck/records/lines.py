@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -71,9 +72,17 @@ def first_text(values: list[bytes]) -> str:
     return simple_text(values[0])
 
 
+_UNESCAPED = re.compile(rb"[\\\n\r\t\f\v]")
+"""The bytes sgfmill's SimpleText reading changes (escapes and blanks other than spaces): a value
+without them reads as it is."""
+
+
 def simple_text(value: bytes) -> str:
     """A SimpleText value, cut to :data:`MAX_TEXT` bytes (``…`` marks the cut)."""
-    text = sgf_grammar.simpletext_value(value[:MAX_TEXT]).decode("utf-8", "replace").strip()
+    cut = value[:MAX_TEXT]
+    if _UNESCAPED.search(cut) is not None:
+        cut = sgf_grammar.simpletext_value(cut)
+    text = cut.decode("utf-8", "replace").strip()
     return text + "…" if len(value) > MAX_TEXT else text
 
 

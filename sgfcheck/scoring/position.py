@@ -92,10 +92,18 @@ class Position:
 
 def _referee_reading(position: Position) -> _Referee:
     """The referee's map, and by colour the own points it does not count as territory (in seki,
-    or to fill) and the stones of groups in seki."""
+    or to fill) and the stones of groups in seki (the loops below, or the compiled core's
+    ``seki_reading``, which gives the same lists)."""
     board = position.board
     ref = referee_map(board.colour, position.dead_points, board.width, board.height,
                       board.neighbours)
+    groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
+    fast = core.compiled
+    if fast is not None:
+        sb, sw, fb, fw, stb, stw = fast.seki_reading(bytes(position.owner), bytes(ref.territory),
+                                                     bytes(ref.seki), bytes(position.colour))
+        return _Referee(ref, {BLACK: sb, WHITE: sw}, {BLACK: stb, WHITE: stw}, groups,
+                        {BLACK: fb, WHITE: fw})
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     must_fill: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
@@ -113,7 +121,6 @@ def _referee_reading(position: Position) -> _Referee:
         for p, here in enumerate(colour):
             if here and seki[p] == here:
                 seki_stones[Colour(here)].append(p)
-    groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
     return _Referee(ref, seki_empty, seki_stones, groups, must_fill)
 
 
