@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from sgfmill import sgf_grammar
 
 from sgfcheck import core
+from sgfcheck.records.lines import MAX_TEXT, simple_text
 from sgfcheck.records.record import load_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,3 +223,25 @@ def test_files_give_the_same_findings_whichever_core_reads_them(
             shape(g.tree) for g in slow.games if g.tree is not None], path
         compared += 1
     assert compared >= 20
+
+
+# --- what is read of the trees ------------------------------------------------------------------
+
+@settings(max_examples=2000, derandomize=True, deadline=None)
+@given(st.binary(max_size=40) | st.lists(st.sampled_from(list(b"ab \\\n\r\t\x0b\x0c:]\xc3\xa9")),
+                                         max_size=20).map(bytes))
+def test_simple_text_reads_as_sgfmill_reads(value: bytes) -> None:
+    """A SimpleText value without escapes or blanks is taken as it is (a shortcut): the same
+    text as sgfmill's simpletext_value gives, for every value."""
+    expected = sgf_grammar.simpletext_value(value[:MAX_TEXT]).decode("utf-8", "replace").strip()
+    assert simple_text(value) == expected + ("…" if len(value) > MAX_TEXT else "")
+
+
+def test_the_main_line_is_sgfmills() -> None:
+    """The nodes of a game's main line are those of sgfmill's main_sequence_iter."""
+    data = b"(;SZ[9];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))"
+    game = load_bytes(data).games[0]
+    assert game.tree is not None
+    line = game.main_line()
+    assert [e.point for e in line.events] == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    assert line.final_node == list(sgf_grammar.main_sequence_iter(game.tree))[-1]

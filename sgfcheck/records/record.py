@@ -99,7 +99,13 @@ class GameRecord:
     def main_line(self) -> Line:
         if self.tree is None:
             return Line([], [], {}, [])
-        nodes = list(sgf_grammar.main_sequence_iter(self.tree))
+        # sgf_grammar.main_sequence_iter's nodes, a sequence at a time (a generator costs a
+        # resumption a node).
+        tree = self.tree
+        nodes = list(tree.sequence)
+        while tree.children:
+            tree = tree.children[0]
+            nodes.extend(tree.sequence)
         return extract_line(self.width, self.height, self._start(), nodes, [])
 
     def variations(self) -> tuple[list[list[int]], list[Finding]]:
