@@ -228,3 +228,62 @@ def test_every_report_kind_has_its_rows_in_the_registry() -> None:
 
     assert set(ROWS) == {kind.value for kind in ReportKind}
     assert ROWS["none"].game is None and ROWS["none"].file is None
+
+
+def test_an_output_without_a_table_counts_only_the_games_own_ruleset() -> None:
+    """Work only for what is asked: a batch report in CSV (or none) shows the game's own count
+    and the verdict, and the worker makes no other row; the verdict, its reading and its
+    findings are those of the full count. scoring-basic.sgf (Japanese, RE[B+1.5]): one row,
+    B+1.5, not the five of the default comparison, and the match."""
+    from sgfcheck.records.record import load_file
+    from sgfcheck.scoring.adjudicate import score_loaded
+
+    settings = Settings()
+    compared = 0
+    for path in sorted(FIXTURES.glob("*.sgf")):
+        loaded = load_file(path)
+        if not loaded.games:
+            continue
+        # Each from its own reading: a check may decide for good that a record's handicap
+        # stones are not where they were assumed (replay/check.py, _contradicted).
+        full = score_loaded(loaded, settings)
+        own = score_loaded(load_file(path), settings, compare=False)
+        for a, b in zip(full.games, own.games, strict=True):
+            assert b.result_check == a.result_check, path
+            assert b.findings == a.findings and b.verdict is a.verdict, path
+            assert b.scores[:1] == a.scores[:1] and b.explanations == [], path
+            added = 1 if b.added_reading is not None else 0
+            assert len(b.scores) == 1 + added, path
+            assert b.scores[b.reading_row] == a.scores[a.reading_row], path
+            compared += 1
+    assert compared > 40
+    basic = score_loaded(load_file(FIXTURES / "scoring-basic.sgf"), settings, compare=False)
+    game = basic.games[0]
+    assert [(s.ruleset.name, s.result_text) for s in game.scores] == [("japanese", "B+1.5")]
+    assert game.result_check is not None and game.result_check.status.value == "match"
+
+
+def test_a_csv_batch_row_is_the_same_without_the_comparison(tmp_path: Path) -> None:
+    """The CSV report and the summary of a batch over the fixtures: the same bytes from the
+    worker that skips the comparison rows as from one that makes them (ROWS' ``compares``)."""
+    from dataclasses import replace
+
+    from sgfcheck.output import formats
+
+    out = {}
+    for label, compares in (("own", False), ("all", True)):
+        saved = formats.ROWS["csv"]
+        formats.ROWS["csv"] = replace(saved, compares=compares)
+        try:
+            result = runner.invoke(app, ["batch", str(FIXTURES), "--jobs", "1", "--out",
+                                         str(tmp_path / f"{label}.csv"), "--fail-on", "never",
+                                         "--summary-json", str(tmp_path / f"{label}.json")])
+        finally:
+            formats.ROWS["csv"] = saved
+        assert result.exit_code == 0, result.output
+        summary = json.loads((tmp_path / f"{label}.json").read_text(encoding="utf-8"))
+        for key in ("elapsed", "games_per_second", "peak_rss_mb", "peak_rss_mb_per_worker"):
+            summary.pop(key, None)
+        out[label] = ((tmp_path / f"{label}.csv").read_bytes(), summary)
+    assert out["own"] == out["all"]
+    assert out["own"][0].count(b"\n") > 40

@@ -203,6 +203,9 @@ class RowFormat:
 
     game: Callable[[], GameRow] | None = None
     file: Callable[[], FileRow] | None = None
+    compares: bool = True
+    """The rows show every ruleset's count (the comparison rows and their explanations); False:
+    the game's own count and the verdict are all they show, and all the worker makes."""
 
 
 @cache
@@ -250,10 +253,10 @@ def _csv_file() -> FileRow:
 
 ROWS: dict[str, RowFormat] = {
     "jsonl": RowFormat(_jsonl_game, _jsonl_file),
-    "csv": RowFormat(_csv_game, _csv_file),
+    "csv": RowFormat(_csv_game, _csv_file, compares=False),
     "dict": RowFormat(_dict_game, _dict_file),
     "parquet": RowFormat(_dict_game, _dict_file),
-    "none": RowFormat(),
+    "none": RowFormat(compares=False),
 }
 """The rows of each kind of batch report (:class:`sgfcheck.run.reportfile.ReportKind`): a JSON
 text line, CSV cells, or the JSON object itself (a library's rows; Parquet's, whose columns the

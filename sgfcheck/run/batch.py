@@ -288,13 +288,15 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     if not loaded.games:
         return file_outcome(item, loaded.findings, kind, digest=digest,
                              encoding_guessed=loaded.encoding_guessed)
-    scored_file = score_loaded(loaded, settings)
+    # Every ruleset's count where the rows or the game pages show them; else the game's own.
+    made = ROWS[kind.value]
+    scored_file = score_loaded(loaded, settings, compare=made.compares or bool(options.pages))
     checked = scored_file.check
     rows: list[Row] = []
     facts = []
     pages: list[tuple[ProblemGame, str, GameReport, GameScore]] = []
     file_error = any(f.is_error for f in checked.findings)
-    make = ROWS[kind.value].game
+    make = made.game
     row = make() if make is not None else None
     for report, scored in zip(checked.games, scored_file.games, strict=True):
         if row is not None:

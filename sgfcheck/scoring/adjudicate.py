@@ -204,14 +204,17 @@ def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float) -> tuple[Ru
     return tuple(rows)
 
 
-def score_game(report: GameReport, settings: Settings) -> GameScore:
+def score_game(report: GameReport, settings: Settings, compare: bool = True) -> GameScore:
     """One game counted under its own ruleset and the rows of ``settings``, with the RE check.
     With ``--engine auto`` (the default), a mismatch resting on the estimate's dead stones is
-    put to KataGo where it is installed (:func:`_confirmed`)."""
-    return _confirmed(_score_game(report, settings), report, settings)
+    put to KataGo where it is installed (:func:`_confirmed`). ``compare`` False: the game's own
+    count is the only row (with the verdict's reading, where it is another), for an output that
+    shows no table of rulesets; the verdict and its findings are the same."""
+    return _confirmed(_score_game(report, settings, compare), report, settings, compare)
 
 
-def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameScore:
+def _confirmed(game: GameScore, report: GameReport, settings: Settings,
+               compare: bool = True) -> GameScore:
     """A mismatch on the estimate's dead stones is a claim about the record resting on a
     judgement of ours: with ``--engine auto`` and KataGo installed, the game is counted again on
     KataGo's dead stones, and that count's verdict is the answer, saying why KataGo was asked
@@ -222,7 +225,7 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
             or dead.source is not Source.ESTIMATE or not katago_usable()):
         return game
     asked = _score_game(report, replace(settings, dead_stones=DeadStoneChoice.KATAGO,
-                                        engine=EngineName.NONE))
+                                        engine=EngineName.NONE), compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
                                             if f.code is F.LIF_KATAGO]
     if asked.result_check is None or asked.dead is None or failed:
@@ -242,7 +245,7 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings) -> GameS
             "estimate alone", *asked.dead.notes]))
 
 
-def _score_game(report: GameReport, settings: Settings) -> GameScore:
+def _score_game(report: GameReport, settings: Settings, compare: bool = True) -> GameScore:
     game = report.game
     judged = judge_position(report, settings)
     if judged.replay is None or judged.dead is None or report.context is None:
@@ -252,7 +255,7 @@ def _score_game(report: GameReport, settings: Settings) -> GameScore:
     own = context.ruleset
     position = analyse(rep.board, dead.points)
     scores = [count(position, rep, ruleset, game.handicap)
-              for ruleset in _rows(own, settings, context.komi)]
+              for ruleset in (_rows(own, settings, context.komi) if compare else [own])]
     base = scores[0]
     explanations = [line for other in scores[1:]
                     for line in explain(base, other, rep, position, rep.setup_stones)]
@@ -512,13 +515,14 @@ def checked_file(loaded: LoadedFile, settings: Settings) -> FileReport:
 
 
 def score_loaded(loaded: LoadedFile, settings: Settings,
-                 on_game: Callable[[], None] | None = None) -> FileScore:
+                 on_game: Callable[[], None] | None = None, compare: bool = True) -> FileScore:
     """Score every game of a file read already (at most ``--limit judged``); ``on_game`` is
-    called after each (progress). The one way through a file for ``score`` and ``batch``."""
+    called after each (progress); ``compare`` as for :func:`score_game`. The one way through a
+    file for ``score`` and ``batch``."""
     checked = checked_file(loaded, settings)
     games = []
     for game in checked.games:
-        games.append(score_game(game, settings))
+        games.append(score_game(game, settings, compare))
         if on_game is not None:
             on_game()
     return FileScore(loaded.path, checked, games)
