@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from sgfcheck import core
 from sgfcheck.replay.check import GameReport, check_bytes, check_file
 from sgfcheck.settings import Settings
 
@@ -19,6 +20,14 @@ os.environ["COLUMNS"] = "100"
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
+
+COMPILED = core.compiled
+"""The compiled core, or None. It is an optional build: the tests of it skip, saying so, where
+it is not built, except under ``SGFCHECK_REQUIRE_COMPILED=1`` (CI), where its absence fails."""
+if COMPILED is None and os.environ.get("SGFCHECK_REQUIRE_COMPILED") == "1":
+    raise RuntimeError(f"SGFCHECK_REQUIRE_COMPILED=1 but {core.describe()}")
+needs_compiled = pytest.mark.skipif(COMPILED is None,
+                                    reason=f"compiled core not in use: {core.describe()}")
 
 
 def corpus_dir(*parts: str) -> Path:

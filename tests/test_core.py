@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import COMPILED, CORPUS, FIXTURES, needs_compiled
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, WHITE, Colour
@@ -31,14 +32,6 @@ from sgfcheck.scoring import position
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
-FIXTURES = ROOT / "fixtures"
-
-COMPILED = core.compiled
-if COMPILED is None and os.environ.get("SGFCHECK_REQUIRE_COMPILED") == "1":
-    raise RuntimeError(f"SGFCHECK_REQUIRE_COMPILED=1 but {core.describe()}")
-needs_compiled = pytest.mark.skipif(COMPILED is None,
-                                    reason=f"compiled core not in use: {core.describe()}")
 pytestmark = needs_compiled
 
 

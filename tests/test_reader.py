@@ -10,12 +10,11 @@ that a failure, as in tests/test_core.py).
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import COMPILED, CORPUS, FIXTURES, needs_compiled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf_grammar
@@ -24,15 +23,7 @@ from sgfcheck import core
 from sgfcheck.records.lines import MAX_TEXT, simple_text
 from sgfcheck.records.record import load_bytes
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
-FIXTURES = ROOT / "fixtures"
-
-COMPILED = core.compiled
-if COMPILED is None and os.environ.get("SGFCHECK_REQUIRE_COMPILED") == "1":
-    raise RuntimeError(f"SGFCHECK_REQUIRE_COMPILED=1 but {core.describe()}")
-pytestmark = pytest.mark.skipif(COMPILED is None,
-                                reason=f"compiled core not in use: {core.describe()}")
+pytestmark = needs_compiled
 
 Answer = tuple[Any, ...]
 
