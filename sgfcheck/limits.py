@@ -45,6 +45,9 @@ class Limits:
     """Games of one file whose position is judged and counted at most (``score``, ``life``:
     the dead stones cost milliseconds a game, so 20,000 games would take minutes); the rest is
     a finding."""
+    solver: int = 100_000
+    """Positions the solver of a game's last open points works out at most (its regions' and
+    their sum's together); beyond it the count's band stands, said so."""
     memory: int = 2048
     """Megabytes of address space per ``batch`` worker (a file that needs more is a finding)."""
     read_wait: float = 10.0
@@ -78,6 +81,7 @@ LIMIT_HELP = {
     "values": "property values of one file",
     "games": "games of one file checked",
     "judged": "games of one file judged and counted (score, life)",
+    "solver": "positions the solver of a game's last open points works out at most",
     "memory": "megabytes of address space a batch worker may add to what it holds at start",
     "read-wait": "seconds to wait for data from a pipe or FIFO",
 }

@@ -14,7 +14,9 @@ from typer.testing import CliRunner
 from sgfcheck.cli.app import app
 from sgfcheck.margins import band_text
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.band import band_of, point_owners
+from sgfcheck.scoring.band import band_of
+from sgfcheck.scoring.count import count
+from sgfcheck.scoring.owners import point_owners
 from sgfcheck.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -63,30 +65,52 @@ def test_settled_open_and_dame_points_of_a_built_position() -> None:
     assert len(owners.settled) == 26 and set(owners.settled.values()) == {1}
     assert [board.name(p) for p in owners.open] == ["C5"]
     assert [board.name(p) for p in owners.dame] == ["D5"]
+    # Each row's count is the solved count: Black, to move (no move is recorded), seals at D5
+    # and the 27 points on the left are his: White 36 + 6.5, Black 27 (Japanese) or 9 stones
+    # + 27 (Chinese) against White's 9 + 36 + 6.5: W+15.5 both.
     japanese, chinese = game.scores
-    assert (japanese.result_text, chinese.result_text) == ("W+42.5", "W+43.5")
-    # Japanese, stopped before two passes: 26 settled points for Black, C5 one point each way,
-    # and the move in hand one more.
-    band = band_of(japanese, game.position, ownership, finished=False)
+    assert (japanese.result_text, chinese.result_text) == ("W+15.5", "W+15.5")
+    counts = game.worked.counts
+    assert counts is not None
+    rep, handicap = game.check.replay, game.check.game.handicap
+    assert rep is not None
+    # As it stands W+42.5 (the 27 points reach E5 through D5); with the 26 settled points
+    # W+16.5, the count the band is made around. Japanese, stopped before two passes: C5 one
+    # point each way, and the move in hand one more.
+    assert count(game.position, rep, japanese.ruleset, handicap).result_text == "W+42.5"
+    settled = counts.settled_count(japanese.ruleset)
+    assert (settled.result_text, settled.black.settled) == ("W+16.5", 26)
+    band = band_of(settled, game.position, ownership, finished=False)
     assert (band.settled, band.low, band.high) == (-16.5, -18.5, -14.5)
     assert band_text(band, board.name) == "W+14.5 .. W+18.5: open at C5"
-    # Had the game ended with two passes: no move in hand; D5 is worth nothing under
-    # territory counting, one point (the odd dame) under area counting.
-    band = band_of(japanese, game.position, ownership, finished=True)
-    assert (band.low, band.high) == (-17.5, -15.5)
-    band = band_of(chinese, game.position, ownership, finished=True)
-    assert (band.settled, band.low, band.high) == (-17.5, -19.5, -15.5)
+    # Had the game ended with two passes, it would be counted as it stands (W+42.5, W+43.5):
+    # no move in hand; D5 is worth nothing under territory counting, one point (the odd dame)
+    # under area counting; and the band holds the count as it stands.
+    as_it_stands = count(game.position, rep, japanese.ruleset, handicap)
+    band = band_of(as_it_stands, game.position, ownership, finished=True)
+    assert (band.settled, band.low, band.high) == (-42.5, -42.5, -15.5)
+    area = count(game.position, rep, chinese.ruleset, handicap)
+    band = band_of(area, game.position, ownership, finished=True)
+    assert (band.settled, band.low, band.high) == (-43.5, -43.5, -15.5)
     # Without any ownership (an engine that gives none) every point the count gives nobody
     # is open but the dame.
-    band = band_of(japanese, game.position, None, finished=True)
+    band = band_of(as_it_stands, game.position, None, finished=True)
     assert (band.settled, band.low, band.high) == (-42.5, -69.5, -15.5)
 
 
 def test_the_estimate_reads_the_open_boundary_from_both_sides() -> None:
+    # RE[W+16.5] lies in the band, which White wins throughout: the winner is confirmed. The
+    # last points played out as well as possible by both sides (Black to move seals at D5)
+    # give W+15.5, not RE: the reason says the margin is not confirmed.
     game = scored(FIXTURES / "open-boundary-9x9.sgf")
     rc = game.result_check
     assert rc is not None and rc.band is not None
-    assert (rc.status, rc.reproduced, rc.computed) == ("match", "band", "W+16.5")
+    assert (rc.status, rc.reproduced, rc.computed) == ("match", "band", "W+15.5")
+    assert rc.reason.endswith(
+        "; the solved count is W+15.5 (the last 5 open points (C6, B5, C5, D5, C4) played out "
+        "as well as possible by both sides, 23 settled points not yet enclosed taken as their "
+        "owner's): the winner is confirmed, not the margin")
+    assert rc.finish is not None and rc.finish.line[0][1] is not None
     assert (rc.band.low, rc.band.high) == (-18.5, -14.5)
     assert [game.position.board.name(p) for p in rc.band.open_points] == ["C5"]  # type: ignore[union-attr]
     life = runner.invoke(app, ["life", str(FIXTURES / "open-boundary-9x9.sgf"), "--format",
@@ -102,7 +126,7 @@ def test_score_json_gives_each_row_its_band() -> None:
     game = json.loads(result.output)["games"][0]
     bands = {s["ruleset"]: s["band"] for s in game["scores"]}
     assert (bands["japanese"]["settled"], bands["japanese"]["low"],
-            bands["japanese"]["high"]) == (-16.5, -18.5, -14.5)
+            bands["japanese"]["high"]) == (-15.5, -18.5, -14.5)
     assert bands["japanese"]["open"] == ["C5"] and bands["japanese"]["unsettled"] == []
     assert bands["japanese"]["text"] == "W+14.5 .. W+18.5: open at C5"
     assert game["result_check"]["band"]["text"] == "W+14.5 .. W+18.5: open at C5"

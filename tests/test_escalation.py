@@ -170,7 +170,9 @@ def test_a_mismatch_on_the_estimate_is_put_to_katago_before_it_is_said(
     asked: list[object] = []
     monkeypatch.setattr(deadstones, "katago_dead_stones",
                         lambda *a: asked.append(a) or deadstones.proven_dead_stones(a[2]))
-    (right,) = score_file(FIXTURES / "unfinished.sgf", Settings()).games
+    right_path = tmp_path / "right.sgf"
+    right_path.write_bytes(path.read_bytes().replace(b"RE[W+20.5]", b"RE[W+9.5]"))
+    (right,) = score_file(right_path, Settings()).games
     assert right.result_check is not None and right.result_check.status == "match"
     assert asked == []
 

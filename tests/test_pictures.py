@@ -129,13 +129,14 @@ def test_points_to_fill_marked_under_territory_counting() -> None:
 @pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.sgf")))
 def test_marks_agree_with_the_count(fixture: str) -> None:
     """For every fixture and every preset: a colour's territory marks are as many as the
-    count's empty points less seki points and points still to fill."""
+    count's empty points less seki points and points still to fill (a solved count: in the
+    position at the end of its solved line, which its picture draws)."""
     report = score_file(FIXTURES / fixture, Settings(compare=tuple(PRESETS)))
     for game in report.games:
         if game.position is None:
             continue
         for score in game.asked_scores:
-            counted = counted_points(game.position, score.ruleset)
+            counted = counted_points(game.scored_position(score), score.ruleset)
             for colour, side in score.sides():
                 mine = sum(1 for c in counted.territory.values() if c is colour)
                 assert mine == side.empty - side.seki_excluded - side.must_fill, (

@@ -99,16 +99,27 @@ def test_no_ru_reads_chinese_beside_japanese() -> None:
 
 def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     # W+9.5 as it stands, every boundary closed: a game stopped before two passes keeps one
-    # point each way (the move in hand), so the band is W+8.5 .. W+10.5 and RE[W+10.5] lies in it.
+    # point each way (the move in hand), so the band is W+8.5 .. W+10.5 and RE[W+10.5] lies in
+    # it. But nothing is left open: no move changes the count, and the game finished as well as
+    # possible by both sides is W+9.5. RE[W+10.5] is not that count: unverifiable (a player may
+    # have filled a point of his own territory), never a mismatch.
     game = scored(FIXTURES / "unfinished.sgf")
     rc = game.result_check
     assert rc is not None
-    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("match", "band", "W+9.5", 1.0)
+    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("unverifiable", None, "W+9.5",
+                                                                 1.0)
     assert rc.band is not None and (rc.band.low, rc.band.high) == (-10.5, -8.5)
-    assert rc.reason == ("the recorded result lies in the count's band (W+8.5 .. W+10.5, "
-                         "japanese with komi 0.5)")
-    assert not rc.finished and codes(game) == ["RES005"]
+    assert rc.reason == (
+        "RE[W+10.5] lies in the count's band (W+8.5 .. W+10.5, japanese with komi 0.5) but is "
+        "not the solved count (W+9.5 under japanese with komi 0.5: nothing left open: no move "
+        "changes the count); the players may have lost points in the last moves, or counted "
+        "otherwise: not called a mismatch")
+    assert not rc.finished and codes(game) == []
     unfinished = (FIXTURES / "unfinished.sgf").read_bytes()
+    # The solved count itself, W+9.5: a match, resting on the finished game.
+    rc = checked_as(tmp_path, unfinished, b"W+9.5")
+    assert (rc.status, rc.reproduced, rc.computed) == ("match", "solved", "W+9.5")
+    assert rc.finish is not None and rc.finish.solved and rc.finish.points == ()
     open_boundary = (FIXTURES / "open-boundary-9x9.sgf").read_bytes()
     # Two points beyond the band: too close to call on a stopped game.
     rc = checked_as(tmp_path, unfinished, b"W+12.5")
@@ -142,22 +153,24 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     assert ("recorded W+26.5: the winner agrees, the margin lies 8 point(s) outside the count's "
             "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
     assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
-    # With a komi of -9.5 the same position is worth W+0.5, its band W+2.5 .. B+1.5: either
-    # colour may win it. RE[W+0.5] lies in it, but the band does not decide the winner: not a
-    # match (it was one while a band at most 4 points wide was taken to decide), unverifiable,
-    # naming the open point that decides it. RE[B+8.5] has a winner the band allows but lies
-    # 7 points beyond it: nothing in the position gives it, a mismatch (it is not the case
-    # above: the band does not confirm the winner).
+    # With a komi of -9.5 the same position is worth W+0.5 with the settled points, its band
+    # W+2.5 .. B+1.5: either colour may win it. Played out (Black to move seals at D5) it is
+    # B+0.5: RE[W+0.5] lies in the band but is not that count: unverifiable (it was a match
+    # while a band at most 4 points wide was taken to decide). RE[B+8.5] has a winner the band
+    # allows but lies 7 points beyond it: nothing in the position gives it, a mismatch (it is
+    # not the case above: the band does not confirm the winner).
     close = open_boundary.replace(b"KM[6.5]", b"KM[-9.5]")
     rc = checked_as(tmp_path, close, b"W+0.5")
-    assert (rc.status, rc.reproduced) == ("unverifiable", None)
+    assert (rc.status, rc.reproduced, rc.computed) == ("unverifiable", None, "B+0.5")
     assert rc.reason.startswith(
-        "RE[W+0.5] lies in the count's band but the band does not decide it (japanese with komi "
-        "-9.5: W+2.5 .. B+1.5: open at C5;")
+        "RE[W+0.5] lies in the count's band (W+2.5 .. B+1.5: open at C5, japanese with komi "
+        "-9.5) but is not the solved count (B+0.5 under japanese with komi -9.5:")
+    rc = checked_as(tmp_path, close, b"B+0.5")
+    assert (rc.status, rc.reproduced) == ("match", "solved")
     rc = checked_as(tmp_path, close, b"B+8.5")
     assert rc.status == "mismatch"
     assert rc.reason == (
-        "computed W+0.5 (japanese with komi -9.5), recorded B+8.5: the recorded result lies 7 "
+        "computed B+0.5 (japanese with komi -9.5), recorded B+8.5: the recorded result lies 7 "
         "point(s) outside the count's band under every reading checked (japanese with komi -9.5: "
         "W+2.5 .. B+1.5: open at C5); the game did not end with two passes, and the band does "
         "not confirm the recorded winner either (either colour may win it): no count of the "
@@ -226,22 +239,23 @@ def pro(name: str) -> Path:
 @pytest.mark.parametrize(
     ("name", "status", "reproduced", "reading", "computed", "assumed"),
     [
-        # KM[0] and B+6.5: the count with komi 6.5 gives exactly B+6.5.
-        ("1378473498019999334.sgf", "match", "margin", "japanese with komi 6.5", "B+6.5",
+        # KM[0] and B+6.5: the last points played out, the count with komi 6.5 gives exactly
+        # B+6.5.
+        ("1378473498019999334.sgf", "match", "solved", "japanese with komi 6.5", "B+6.5",
          ["RES002"]),
         # KM[750] under RU[Japanese]: reproduced under chinese with komi 7.5.
-        ("1513587459010001523.sgf", "match", "margin", "chinese with komi 7.5", "W+2.5",
+        ("1513587459010001523.sgf", "match", "solved", "chinese with komi 7.5", "W+2.5",
          ["RES003"]),
         # KM[650], B+1.5: the record's own reading.
-        ("1497099420019999389.sgf", "match", "margin", "japanese with komi 6.5", "B+1.5", []),
+        ("1497099420019999389.sgf", "match", "solved", "japanese with komi 6.5", "B+1.5", []),
         # W+0.0 at a finished position: the winner alone, under every reading (W+58 had the
         # uncertain N14 and A7, kept by White in 49% of the playouts, been counted alive).
         ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+55",
          ["RES004"]),
         # B+0.0 on a game stopped at move 157 with 61% of the board open: no count decides it
-        # (the estimate's count of that open board: B+26 from both sides' playouts; B+29 from
-        # alternating ones, B+27 before the playouts' nakade).
-        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+26",
+        # (the estimate's count of that open board with the points its playouts settle: B+29;
+        # B+26 as it stands).
+        ("1497768676019999825.sgf", "unverifiable", None, "japanese with komi 0", "B+29",
          ["RES004"]),
     ],
 )

@@ -150,6 +150,9 @@ def annotate_game(tree: sgf_grammar.Coarse_game_tree, game: GameScore, file_find
         note = [f"Territory as {own.ruleset.name} counts it (TB/TW): Black "
                 f"{len(points[BLACK])}, White {len(points[WHITE])}; dead stones from "
                 f"{game.dead.source.value}"]
+        if game.finish_of(own) is not None:
+            note[0] += ("; at the end of the solved line (the last open points played out as "
+                        "well as possible by both sides)")
         uncertain = game.dead.uncertain_names(game.position.board)
         if uncertain:
             note.append("uncertain: " + ", ".join(uncertain))

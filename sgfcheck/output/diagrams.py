@@ -58,16 +58,21 @@ def position_picture(board: Board, line: Line | None, moves: int, *,
 
 
 def scored_picture(game: GameScore, score: Score, *, numbers: bool = False) -> Picture:
-    """The scored position as ``score``'s ruleset counts it."""
+    """The scored position as ``score``'s ruleset counts it (a solved count: the position at
+    the end of its solved line)."""
     assert game.position is not None and game.dead is not None
-    position = game.position
+    position = game.scored_position(score)
     board = position.board
     title = f"{score.ruleset.name}: {score.result_text}"
+    finished = game.finish_of(score)
+    if finished is not None:
+        played = sum(1 for _, point in finished.line if point is not None)
+        title += f" (solved: {played} moves played out)"
     picture = position_picture(board, game.check.line, game.scored_move, numbers=numbers,
                                title=title)
-    picture.dead = set(game.dead.points)
+    picture.dead = set(position.dead_points)
     picture.uncertain = {p for chain in game.dead.uncertain for p in chain.stones}
-    picture.seki_stones = game.seki_stones
+    picture.seki_stones = game.seki_stones_of(score)
     counted = game.counted(score)
     picture.territory = counted.territory
     picture.seki = counted.seki

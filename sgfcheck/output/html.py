@@ -184,12 +184,12 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
     # different drawing of the count, captioned with every ruleset it stands for.
     out += score_table_html(game)
     # A board's drawing differs between rulesets only in the points each count marks.
-    drawings: dict[tuple[frozenset[tuple[int, int]], frozenset[int], frozenset[int]],
+    drawings: dict[tuple[frozenset[tuple[int, int]], frozenset[int], frozenset[int], bool],
                    list[Score]] = {}
     for score in game.asked_scores:
         counted = game.counted(score)
         marked = (frozenset((p, int(c)) for p, c in counted.territory.items()),
-                  frozenset(counted.seki), frozenset(counted.fill))
+                  frozenset(counted.seki), frozenset(counted.fill), score.solved)
         drawings.setdefault(marked, []).append(score)
     if len(drawings) < len(game.asked_scores):
         out.append(f"<p>The count drawn: {len(drawings)} board(s) for "

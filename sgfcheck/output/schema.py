@@ -27,13 +27,15 @@ if TYPE_CHECKING:
     from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
     from sgfcheck.rules.ruleset import Ruleset
     from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
-    from sgfcheck.scoring.band import Band, PointOwners
+    from sgfcheck.scoring.band import Band
     from sgfcheck.scoring.count import Score, Side
+    from sgfcheck.scoring.finish import Finish
     from sgfcheck.scoring.life import ChainStatus
+    from sgfcheck.scoring.owners import PointOwners
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.3"
+SCHEMA_VERSION = "2.4"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -184,7 +186,8 @@ def dead_stones_dict(dead: DeadStones, board: Board) -> JSON:
 
 def side_dict(side: Side) -> JSON:
     """A colour's components under one ruleset (every :class:`Side` field but the total)."""
-    return {"empty": side.empty, "stones": side.stones, "prisoners": side.prisoners,
+    return {"empty": side.empty, "settled": side.settled, "stones": side.stones,
+            "prisoners": side.prisoners,
             "dead": side.dead, "pass_stones": side.pass_stones,
             "seki_excluded": side.seki_excluded, "must_fill": side.must_fill, "tax": side.tax,
             "komi": side.komi, "handicap_bonus": side.handicap_bonus,
@@ -220,7 +223,22 @@ def score_dict(score: Score, band: Band | None = None, board: Board | None = Non
         "contributions": score.contributions,
         "notes": score.notes,
         "band": band_dict(band, board),
+        "solved": score.solved,
     }
+
+
+def finish_dict(finish: Finish, board: Board) -> JSON:
+    """The last open points played out (or why not): who moved first, the points, the solved
+    line (``B H14``, ``W pass``), the settled points taken as their owner's, the positions
+    searched."""
+    return {"objective": finish.objective.value, "to_move": finish.to_move.letter,
+            "solved": finish.solved, "why": finish.why,
+            "points": [board.name(p) for p in finish.points],
+            "line": [f"{colour.letter} {'pass' if p is None else board.name(p)}"
+                     for colour, p in finish.line],
+            "assumed": {side: [board.name(p) for p, c in finish.assumed if c == colour]
+                        for side, colour in (("black", BLACK), ("white", WHITE))},
+            "positions": finish.positions}
 
 
 def result_check_dict(check: ResultCheck, board: Board | None = None,
@@ -233,6 +251,8 @@ def result_check_dict(check: ResultCheck, board: Board | None = None,
             "reproduced": check.reproduced, "band": band_dict(check.band, board),
             "assumptions": [{"code": a.code.code, "message": a.message}
                             for a in check.assumptions],
+            "finish": (None if check.finish is None or board is None
+                       else finish_dict(check.finish, board)),
             "row": row}
 
 
@@ -291,6 +311,8 @@ def game_score_dict(game: GameScore, encoding: str | None, guessed: bool,
     bands = game.bands or [None] * len(game.scores)
     out["scores"] = [score_dict(s, b, board) for s, b in zip(game.scores, bands, strict=True)]
     out["explanations"] = game.explanations
+    out["finishes"] = ([] if board is None else
+                       [finish_dict(f, board) for f in game.finishes])
     out["result_check"] = (result_check_dict(game.result_check, board, game.reading_row
                                              if game.scores else None)
                            if game.result_check else None)

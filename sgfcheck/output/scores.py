@@ -23,8 +23,8 @@ from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
-from sgfcheck.scoring.band import PointOwners
 from sgfcheck.scoring.life import ChainStatus
+from sgfcheck.scoring.owners import PointOwners
 from sgfcheck.scoring.result_check import Basis, CheckStatus, ResultCheck
 from sgfcheck.status import Source, Status
 
@@ -35,6 +35,24 @@ SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excl
                   "pass_bonus", "total", "result"]
 """The components by their JSON names (:func:`sgfcheck.output.schema.side_dict`), as counts."""
 _SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
+
+
+def solved_lines(game: GameScore) -> list[str]:
+    """The solved lines behind the solved rows, one an objective (``solved line (area): B E5,
+    W pass, B pass``), or why a row's last points were not played out."""
+    if game.position is None:
+        return []
+    board = game.position.board
+    out = []
+    for found in game.finishes:
+        if found.solved:
+            moves = ", ".join(("B " if colour == BLACK else "W ")
+                              + ("pass" if point is None else board.name(point))
+                              for colour, point in found.line)
+            out.append(f"solved line ({found.objective.value}): {moves}")
+        else:
+            out.append(f"last points not played out ({found.objective.value}): {found.why}")
+    return out
 
 
 def row_names(game: GameScore) -> list[str]:
@@ -137,13 +155,16 @@ def render_score_text(report: FileScore, markdown: bool = False,
                               [SCORE_HEADERS[c] for c in order], width, keep=2)
         out += ["", table, ""] if markdown else [table]
         if any(b is not None for b in game.bands):
-            out.append(f"{item}bands (the count with every settled decision; least .. greatest "
-                       "over the open points and unsettled chains):")
-            for name, band in zip(row_names(game), game.bands, strict=True):
+            out.append(f"{item}bands (each row's count: solved where the last open points are "
+                       "played out, else with every settled decision; least .. greatest over "
+                       "the open points and unsettled chains):")
+            for score, name, band in zip(game.scores, row_names(game), game.bands, strict=True):
                 if band is not None:
                     shown = ("nothing open" if band.low == band.high else
                              f"band {band_text(band, board.name)}")
-                    out.append(f"{sub}{name}: {margin_text(band.settled)} ({shown})")
+                    solved = " solved" if score.solved else ""
+                    out.append(f"{sub}{name}: {margin_text(band.settled)}{solved} ({shown})")
+            out += [f"{sub}{line}" for line in solved_lines(game)]
         rc = game.result_check
         own = game.scores[0].ruleset
         if rc is not None and game.added_reading is not None:
@@ -229,6 +250,8 @@ def answer_line(game: GameScore) -> str:
         row = game.scores[game.reading_row]
         counted = f"counted {row.result_text} under {rc.reading}"
         band = rc.band
+        if row.solved:
+            counted += ", the last open points played out"
         if band is not None and game.position is not None:
             settled = margin_text(band.settled).replace("jigo", "jigo (draw)")
             counted += " as it stands" if settled != row.result_text else ""

@@ -22,6 +22,7 @@ from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_ston
 from sgfcheck.judge.install import katago_usable
 from sgfcheck.points import point_name
 from sgfcheck.records.context import GameContext, Origin
+from sgfcheck.records.lines import Line, Move
 from sgfcheck.records.record import (
     GameRecord,
     HandicapPlacement,
@@ -41,7 +42,7 @@ from sgfcheck.replay.check import (
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
-from sgfcheck.scoring.band import Band, PointOwners, band_of, point_owners, union
+from sgfcheck.scoring.band import Band, band_of, holding, union
 from sgfcheck.scoring.conventions import (
     Counting,
     Reading,
@@ -50,9 +51,12 @@ from sgfcheck.scoring.conventions import (
     readings,
     server_readings,
 )
-from sgfcheck.scoring.count import CountedPoints, Score, count, counted_points
+from sgfcheck.scoring.count import CountedPoints, Score, counted_points
+from sgfcheck.scoring.counts import Counts, Solving
 from sgfcheck.scoring.explain import explain, marks_against_referee
+from sgfcheck.scoring.finish import Finish, finished_position, objective_of
 from sgfcheck.scoring.life import ChainStatus, chain_statuses, mutual_seki
+from sgfcheck.scoring.owners import PointOwners, point_owners
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
@@ -105,7 +109,9 @@ class _Worked:
 
     ways: list[tuple[str, Position]] | None = None
     """The positions of the ways the unsettled chains may go."""
-    counted: dict[Ruleset, CountedPoints] = field(default_factory=dict)
+    counts: Counts | None = None
+    """The counts of the position as judged (each ruleset's solved line, worked out once)."""
+    counted: dict[tuple[Ruleset, bool], CountedPoints] = field(default_factory=dict)
     seki: set[int] | None = None
 
 
@@ -146,6 +152,9 @@ class GameScore:
     added_reading: str | None = None
     """The short name of the row added for the verdict's reading (the last row), if one was:
     ``japanese, komi 6.5``, ``japanese, OGS``."""
+    finishes: tuple[Finish, ...] = ()
+    """The last open points played out (one solved line for each objective the rows and
+    readings asked: area, territory), or why not."""
     error: str | None = None
     worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
 
@@ -161,14 +170,28 @@ class GameScore:
     def verdict(self) -> Verdict:
         return verdict_of(self.check.game.playable, self.findings)
 
+    def finish_of(self, score: Score) -> Finish | None:
+        """The solved line behind ``score``, where it is a solved count."""
+        if not score.solved:
+            return None
+        objective = objective_of(score.ruleset)
+        return next((f for f in self.finishes if f.objective is objective and f.solved), None)
+
+    def scored_position(self, score: Score) -> Position:
+        """The position ``score`` counts: the position as judged, or where its count is solved,
+        the position at the end of the solved line."""
+        assert self.position is not None
+        found = self.finish_of(score)
+        return self.position if found is None else finished_position(found, self.position)
+
     def counted(self, score: Score) -> CountedPoints:
         """The points behind ``score``'s count, what its picture marks (worked out when first
         asked: a batch row never needs them)."""
-        assert self.position is not None
         done = self.worked.counted
-        if score.ruleset not in done:
-            done[score.ruleset] = counted_points(self.position, score.ruleset)
-        return done[score.ruleset]
+        key = (score.ruleset, score.solved)
+        if key not in done:
+            done[key] = counted_points(self.scored_position(score), score.ruleset)
+        return done[key]
 
     @property
     def seki_stones(self) -> set[int]:
@@ -179,6 +202,14 @@ class GameScore:
             self.worked.seki = mutual_seki(position.board, position.seki_stones[BLACK],
                                            position.seki_stones[WHITE], set(position.dame))
         return self.worked.seki
+
+    def seki_stones_of(self, score: Score) -> set[int]:
+        """The stones alive in seki in the position ``score`` counts."""
+        if not score.solved:
+            return self.seki_stones
+        end = self.scored_position(score)
+        return mutual_seki(end.board, end.seki_stones[BLACK], end.seki_stones[WHITE],
+                           set(end.dame))
 
     @property
     def asked_scores(self) -> list[Score]:
@@ -254,21 +285,27 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     context = report.context
     own = context.ruleset
     position = analyse(rep.board, dead.points)
-    scores = [count(position, rep, ruleset, game.handicap)
+    final = rep.ended_by_passes is not None and settings.move is None
+    banded = not (basis_of(dead, final).firm or (dead.assumed and not final))
+    line = report.line if report.line is not None else game.main_line()
+    counts = Counts.of(position, rep, dead, game.handicap, banded, final,
+                       _solving(line, rep, dead, banded, final, settings))
+    scores = [counts.score(ruleset)
               for ruleset in (_rows(own, settings, context.komi) if compare else [own])]
     base = scores[0]
     explanations = [line for other in scores[1:]
                     for line in explain(base, other, rep, position, rep.setup_stones)]
     fixed = settings.user_rules or settings.move is not None
     out = GameScore(report, dead, position, scores, explanations=explanations,
-                    final=rep.ended_by_passes is not None and settings.move is None,
-                    scored_move=rep.moves, readings_fixed=fixed,
+                    final=final, scored_move=rep.moves, readings_fixed=fixed,
                     readings=readings(game, context, report.result, fixed=fixed),
                     doubts=record_doubts(game, context), conventions=record_conventions(game),
                     komi_unknown=(None if context.komi_known else
                                   context.komi_detail.removesuffix("; counted without komi")))
+    out.worked.counts = counts
     out = replace(out, bands=row_bands(out, rep))
-    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base, out.bands[0])
+    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base, out.bands[0],
+                            finish=counts.solved_line(own))
     quick = check_result(report.result, [own_as_judged], dead, out.final,
                          open_share(position, dead.ownership),
                          doubts=out.doubts, rests_on=out.conventions,
@@ -284,7 +321,31 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     else:
         verdict, outcomes = _weighed(out, rep, report.result)
         out = replace(out, result_check=verdict, outcomes=outcomes)
-    return _with_reading_row(out)
+    return _with_reading_row(replace(out, finishes=counts.finishes))
+
+
+def _solving(line: Line, rep: Replay, dead: DeadStones, banded: bool, final: bool,
+             settings: Settings) -> Solving:
+    """Whether the last points of the position are played out, who moves first (the record's
+    side to move after the moves replayed) and after how many passes in a row."""
+    to_move = BLACK
+    passes = 0
+    played = 0
+    for event in line.events:
+        if isinstance(event, Move):
+            if played == rep.moves:
+                break
+            played += 1
+            to_move = event.colour.opponent
+            passes = passes + 1 if event.point is None else 0
+        elif event.player is not None:  # PL[] names the side to move
+            to_move = event.player
+    why_not = ("the count rests on a firm judgement" if not banded else
+               "the game ended by two passes" if final or passes >= 2 else
+               "nothing is known of the dead stones" if dead.assumed else
+               "chains are unsettled: " + ", ".join(dead.uncertain_names(rep.board))
+               if dead.uncertain else None)
+    return Solving(to_move, min(passes, 1), settings.limits.solver, why_not)
 
 
 def row_label(score: Score) -> str:
@@ -332,22 +393,16 @@ def _unsettled_ways(game: GameScore, rep: Replay) -> list[tuple[str, Position]]:
 
 
 def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
-    """Each row's band over the ways the unsettled chains may go (:mod:`sgfcheck.scoring.band`),
-    when the count rests on a judgement of the position."""
-    dead, position = game.dead, game.position
-    assert dead is not None and position is not None
-    if basis_of(dead, game.final).firm or (dead.assumed and not game.final):
+    """Each row's band over the ways the unsettled chains may go, holding the row's count
+    (:class:`~sgfcheck.scoring.counts.Counts`), when the count rests on a judgement of the
+    position."""
+    counts = game.worked.counts
+    assert counts is not None
+    if not counts.banded:
         return [None] * len(game.scores)
-    ways = [(AS_JUDGED, position), *_unsettled_ways(game, rep)]
-    names = way_chains(how for how, _ in ways[1:])
-    handicap = game.check.game.handicap
-    out: list[Band | None] = []
-    for score in game.scores:
-        bands = [band_of(score if how == AS_JUDGED else count(where, rep, score.ruleset,
-                                                              handicap),
-                         where, dead.ownership, game.final) for how, where in ways]
-        out.append(union(bands, names))
-    return out
+    ways = _unsettled_ways(game, rep)
+    names = way_chains(how for how, _ in ways)
+    return [counts.band(score.ruleset, ways, names) for score in game.scores]
 
 
 def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
@@ -370,7 +425,8 @@ def _weighed(game: GameScore, rep: Replay, result: Result
             if frozenset(stones) not in known]
     ways = [(AS_JUDGED, position, True)] + [(how, where, True) for how, where in unsettled] + [
         (how, analyse(rep.board, stones), False) for how, stones in weak]
-    handicap = game.check.game.handicap
+    counts = game.worked.counts
+    assert counts is not None
     readings = list(game.readings)
     if not game.readings_fixed:
         readings += _server_readings(game, readings)
@@ -379,11 +435,16 @@ def _weighed(game: GameScore, rep: Replay, result: Result
     outcomes = []
     for reading in readings:
         for how, where, settled in ways:
-            score = game.scores[0] if reading.own and how == AS_JUDGED else count(
-                where, rep, reading.ruleset, handicap, _server_territory(reading, where, dead),
-                _COUNTED_AS.get(reading.counting, ""))
-            band = band_of(score, where, ownership, game.final) if banded else None
-            outcomes.append(Outcome(reading, how, score, band, settled))
+            counted = counts.settled_count(reading.ruleset, where,
+                                           _server_territory(reading, where, dead),
+                                           _COUNTED_AS.get(reading.counting, ""))
+            solved = (counts.solved(reading.ruleset) if how == AS_JUDGED
+                      and reading.counting is Counting.REFEREE else None)
+            band = band_of(counted, where, ownership, game.final) if banded else None
+            if band is not None and solved is not None:
+                band = holding(band, solved.margin)
+            outcomes.append(Outcome(reading, how, solved or counted, band, settled,
+                                    counts.solved_line(reading.ruleset) if solved else None))
     return check_result(result, outcomes, dead, game.final, open_share(position, ownership),
                         doubts=game.doubts, rests_on=game.conventions,
                         komi_unknown=game.komi_unknown, name=rep.board.name), outcomes

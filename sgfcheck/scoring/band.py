@@ -5,8 +5,7 @@ from a judgement of the position (the estimate, an engine, proofs alone), the co
 a band around it:
 
 - **settled points**: an empty point the count gives nobody but both sides' playouts give one
-  colour (the owner at least :data:`AGREED` whichever side moves first: territory not yet
-  sealed) counts for that colour;
+  colour (:mod:`sgfcheck.scoring.owners`: territory not yet sealed) counts for that colour;
 - **dame**: a point the count gives nobody between living stones of both colours. Under
   territory counting it is worth nothing whoever fills it (it becomes a stone, not territory);
   under area counting it is a point to whoever fills it, and since both sides want them they
@@ -25,18 +24,12 @@ agreed points); the result check (:mod:`sgfcheck.scoring.result_check`) reads it
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from sgfcheck.colour import BLACK, EMPTY, WHITE
+from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.owners import point_owners
 from sgfcheck.scoring.position import Position
-
-AGREED = 0.45
-"""An empty point both sides' playouts give one colour with ownership at least this (in at least
-72.5% of the playouts each way) is settled for that colour. Random playouts let the opponent
-live now and then in a large empty area, so a wide territory's points stand at 0.5 to 0.8; on
-professional records 0.45 and 0.6 gave the same verdicts on right results, 0.45 a few more
-falsified ones caught, 0.3 false alarms."""
 
 
 @dataclass(frozen=True)
@@ -71,56 +64,20 @@ class Band:
         return None
 
 
-@dataclass(frozen=True)
-class PointOwners:
-    """The points a count as it stands gives nobody, read from both sides."""
-
-    settled: dict[int, int]
-    """Points both sides' ownership gives one colour (its int), not yet enclosed."""
-    open: tuple[int, ...]
-    """Points whose owner depends on who moves first, or that the judge cannot tell."""
-    dame: tuple[int, ...]
-    """Points between living stones of both colours (worth nothing under territory counting,
-    a point to whoever fills them under area counting)."""
-
-
-def point_owners(position: Position,
-                 ownership: tuple[Sequence[float], Sequence[float]] | None) -> PointOwners:
-    """The points of ``position.dame`` (those the count gives nobody), each settled, open or
-    dame (see the module's text)."""
-    colour = position.colour
-    nbrs = position.board.neighbours
-    settled: dict[int, int] = {}
-    open_points: list[int] = []
-    dame: list[int] = []
-    for p in position.dame:
-        if colour[p] != EMPTY:
-            continue
-        if ownership is not None:
-            first_black, first_white = ownership[0][p], ownership[1][p]
-            if first_black >= AGREED and first_white >= AGREED:
-                settled[p] = int(BLACK)
-                continue
-            if first_black <= -AGREED and first_white <= -AGREED:
-                settled[p] = int(WHITE)
-                continue
-        touching = {colour[q] for q in nbrs[p]}
-        if BLACK in touching and WHITE in touching:
-            dame.append(p)
-        else:
-            open_points.append(p)
-    return PointOwners(settled, tuple(open_points), tuple(dame))
-
-
 def band_of(score: Score, position: Position,
             ownership: tuple[Sequence[float], Sequence[float]] | None,
             finished: bool = False) -> Band:
     """The band of one count (one reading, one way of the unsettled chains): its points the
     count gives nobody, settled where both sides' ownership agrees, dame between living stones
-    of both colours, open otherwise (see the module's text). ``finished``: the game ended by
-    two passes (no move is left in hand)."""
+    of both colours, open otherwise (see the module's text), holding the count. A stopped
+    game's count already counts the settled points (:func:`sgfcheck.scoring.count.count`'s
+    ``settled``); a finished one's does not (``finished``: the game ended by two passes, counted
+    as it stands, no move left in hand), and its band's count with every settled decision adds
+    them."""
     owners = point_owners(position, ownership)
-    settled = score.margin + sum(1 if c == BLACK else -1 for c in owners.settled.values())
+    settled = score.margin
+    if finished:
+        settled += sum(1 if c == BLACK else -1 for c in owners.settled.values())
     widen = len(owners.open)
     if not finished or (owners.dame and score.method.counts_stones):
         # Dame are filled in turn: under area counting each is a point to whoever fills it,
@@ -129,8 +86,15 @@ def band_of(score: Score, position: Position,
         # that one point each way under any counting: the move in hand (a protective move once
         # the dame are filled, a last ko, the odd dame).
         widen += 1
-    return Band(settled - widen, settled + widen, settled, owners.open,
-                tuple(owners.settled))
+    return holding(Band(settled - widen, settled + widen, settled, owners.open,
+                        tuple(owners.settled)), score.margin)
+
+
+def holding(band: Band, margin: float) -> Band:
+    """The band widened, where needed, to hold ``margin``, the count it is the band of (a
+    solved count the band's rule of thumb did not reach; a finished game's count as it
+    stands), ``margin`` its count."""
+    return replace(band, low=min(band.low, margin), high=max(band.high, margin), settled=margin)
 
 
 def union(bands: Iterable[Band], unsettled: Sequence[str] = ()) -> Band:

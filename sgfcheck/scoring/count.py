@@ -17,6 +17,7 @@ Under ``tax = seki`` or ``all`` empty points surrounded by groups in seki count 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
@@ -44,6 +45,9 @@ class Side:
 
     empty: int = 0
     """Empty points counted (territory, or the empty part of area)."""
+    settled: int = 0
+    """Empty points not yet enclosed that the judgement of the position settles for this colour
+    (both sides' ownership agrees: :mod:`sgfcheck.scoring.owners`), counted as territory."""
     stones: int = 0
     prisoners: int = 0
     dead: int = 0
@@ -71,6 +75,9 @@ class Score:
     contributions: dict[str, float]
     """The margin, term by term (each term is Black's part minus White's)."""
     notes: list[str] = field(default_factory=list)
+    solved: bool = False
+    """The count of the position at the end of the solved line: the last open points played
+    out as well as possible by both sides (:mod:`sgfcheck.scoring.finish`)."""
 
     @property
     def result_text(self) -> str:
@@ -83,11 +90,16 @@ class Score:
 
 
 def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
-          marked: dict[Colour, set[int]] | None = None, counted_as: str = "") -> Score:
+          marked: dict[Colour, set[int]] | None = None, counted_as: str = "",
+          settled: Mapping[int, int] | None = None) -> Score:
     """Count a position under one ruleset: the empty points of the referee's map, or, with
     ``marked``, each colour's territory as a server counted it (the record's marks as they
-    stand, OGS's regions), ``counted_as`` saying which in the count's notes."""
+    stand, OGS's regions), ``counted_as`` saying which in the count's notes. ``settled``: the
+    points not yet enclosed that the judgement of the position gives a colour (point -> its
+    colour), counted as that colour's territory."""
     b, w = Side(), Side()
+    for colour in (settled or {}).values():
+        (b if colour == BLACK else w).settled += 1
     notes: list[str] = []
     sides = {BLACK: b, WHITE: w}
     exclude_seki = ruleset.tax is not Tax.NONE and marked is None
@@ -132,7 +144,7 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         w.pass_bonus += ruleset.white_first_pass_bonus
         notes.append(f"White passed first: +{ruleset.white_first_pass_bonus:g} to White")
     for side in (b, w):
-        side.total = (side.empty - side.seki_excluded - side.must_fill + side.stones
+        side.total = (side.empty + side.settled - side.seki_excluded - side.must_fill + side.stones
                       + side.prisoners + side.dead + side.pass_stones - side.tax + side.komi
                       + side.handicap_bonus + side.pass_bonus)
     margin = b.total - w.total
@@ -142,6 +154,7 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         notes.append("a tie: Black wins ties under these rules")
     contributions = {
         "empty points": float(b.empty - w.empty),
+        "settled points": float(b.settled - w.settled),
         "seki points not counted": float(-(b.seki_excluded - w.seki_excluded)),
         "points still to fill": float(-(b.must_fill - w.must_fill)),
         "stones on the board": float(b.stones - w.stones),

@@ -46,6 +46,7 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.band import Band, union
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.finish import Finish
 from sgfcheck.scoring.ways import way_chains
 from sgfcheck.status import Source, Status
 from sgfcheck.strenum import StrEnum
@@ -132,11 +133,14 @@ class ResultCheck:
     reading: str | None = None
     """The ruleset and komi the verdict was reached under."""
     reproduced: str | None = None
-    """For a match: ``margin`` (exactly), ``band`` (the result lies in the count's band) or
-    ``winner`` (the winner alone)."""
+    """For a match: ``margin`` (exactly), ``solved`` (the solved count of the last open points,
+    exactly), ``band`` (the result lies in the count's band) or ``winner`` (the winner
+    alone)."""
     band: Band | None = None
     """The band the verdict was reached on (on a judgement of the position)."""
     assumptions: tuple[Finding, ...] = ()
+    finish: Finish | None = None
+    """The solved line the verdict rests on (the last open points played out), if any."""
 
 
 @dataclass
@@ -155,11 +159,12 @@ class _Draft:
     reproduced: str | None = None
     band: Band | None = None
     assumptions: list[Finding] = field(default_factory=list)
+    finish: Finish | None = None
 
     def frozen(self) -> ResultCheck:
         return ResultCheck(self.status, self.reason, self.computed, self.recorded, self.delta,
                            self.basis, self.finished, self.least_confidence, self.reading,
-                           self.reproduced, self.band, tuple(self.assumptions))
+                           self.reproduced, self.band, tuple(self.assumptions), self.finish)
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,13 @@ class Outcome:
     settled: bool = True
     """The way turns only unsettled chains (False: it also turns a decision the estimate made
     with less confidence: counted for the wide band only)."""
+    finish: Finish | None = None
+    """Where the count is the solved count (the last open points played out as well as
+    possible by both sides, :mod:`sgfcheck.scoring.finish`): the solved line."""
+
+    @property
+    def solved(self) -> bool:
+        return self.finish is not None
 
 
 AS_JUDGED = "as judged"
@@ -255,6 +267,9 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
         return abs(score.margin - recorded) < 1e-6 and score.winner == wanted
 
     possible = [o for o in outcomes if o.reading.possible]
+    solved = _solved_verdict(out, result, possible, recorded, wanted, exact, name)
+    if solved is not None:
+        return solved
     by_reading: dict[str, list[Outcome]] = {}
     for o in possible:
         by_reading.setdefault(o.reading.label, []).append(o)
@@ -266,18 +281,17 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     # as it stands leaves the boundaries not yet sealed to nobody.
     winners = {o.score.winner for o in possible}
     on_bands = bool(possible) and all(o.band is not None for o in possible)
-    # In a game that did not end with two passes, a count equal to RE on a judgement of the
-    # position is a match only where the reading's band confirms the recorded winner, or where
-    # nothing on the board is left open (the band's point each way is the move in hand): a
-    # count that happens to give RE inside a band either colour may win confirms nothing. A
-    # game ended by two passes is counted as it stands.
+    # In a game that did not end with two passes, a count on a judgement of the position is a
+    # band (its count the count with every settled decision): it matches RE only as the band
+    # does (below), where the reading's band confirms the recorded winner or nothing on the
+    # board is left open; only a solved count (above) reproduces the margin. A game ended by
+    # two passes is counted as it stands.
     banded = _bands(possible) if on_bands and not final else {}
-    for label, every in by_reading.items():
+    for every in by_reading.values():
         if recorded is None and (far or winners != {wanted} or on_bands):
             break
-        if banded and not (banded[label][1].decided_winner == _int(wanted)
-                           or _sealed_band(banded[label][2])):
-            continue
+        if banded:
+            break  # a stopped game's count is a band: only a solved count gives the margin
         group = [o for o in every if o.settled]
         # The count as judged reproduces the result: a match. Another way of the doubtful
         # chains reproduces it: a match only if the winner does not depend on those chains.
@@ -303,7 +317,17 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
            f"the dead stones are from {basis.value}")
     banded = (banded or _bands(possible)) if soft and not dead.assumed else {}
     if banded:
-        return _check_bands(out, result, banded, recorded, wanted, why, final, name)
+        checked = _check_bands(out, result, banded, recorded, wanted, why, final, name)
+        if checked.status is CheckStatus.MATCH and recorded is not None:
+            # The band confirms RE's winner; a solved count that is not RE says so.
+            other = next((o for o in possible if o.solved and o.way == AS_JUDGED
+                          and o.reading.label == checked.reading and o.finish is not None), None)
+            if other is not None and other.finish is not None:
+                checked.finish = other.finish
+                checked.reason += (f"; the solved count is {other.score.result_text} "
+                                   f"({_played_out(other.finish)}): the winner is confirmed, "
+                                   "not the margin")
+        return checked
     first = possible[0] if possible else outcomes[0]
     own = [o for o in possible if o.reading is first.reading]
     out.computed = first.score.result_text
@@ -340,6 +364,73 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
             out.reason += "; whichever way the doubtful chains go"
         if len(by_reading) > 1:
             out.reason += f"; under every reading checked ({_readings(possible)})"
+    return out
+
+
+def _solved_verdict(out: _Draft, result: Result, possible: list[Outcome],
+                    recorded: float | None, wanted: object, exact: Callable[[Score], bool],
+                    name: Callable[[int], str] | None) -> _Draft | None:
+    """The verdict of the solved counts, where the last open points were played out under some
+    reading (None: no reading was solved, or RE lies outside every solved reading's band: the
+    other rules decide). A solved count equal to RE is a match; RE inside the band but not the
+    solved count is unverifiable (the players may have erred in the last points), never a
+    mismatch, unless points were open and the band gives RE's winner throughout (the band's own
+    rule then decides, as without a solved count: the winner is right whatever the last points
+    gave); a winner alone is matched where every reading's solved count gives it."""
+    solved = [o for o in possible if o.solved and o.way == AS_JUDGED]
+    if not solved:
+        return None
+    if recorded is None:
+        labels = {o.reading.label for o in possible}
+        if len(solved) == len(labels) and all(o.score.winner == wanted for o in solved):
+            return _match(out, solved[0], result, "winner", [])
+        return None
+    hit = next((o for o in solved if exact(o.score)), None)
+    if hit is not None:
+        return _match(out, hit, result, "solved", [])
+    inside = [o for o in solved if o.band is not None and o.band.holds(recorded)]
+    if not inside:
+        return None
+    winner = 1 if recorded > 0 else 2 if recorded < 0 else None
+    if all(o.band is not None and o.band.decided_winner == winner and o.finish is not None
+           and o.finish.points for o in inside):
+        return None  # open points, and the band gives RE's winner throughout: its rules decide
+    first = inside[0]
+    assert first.band is not None and first.finish is not None
+    show = name or str
+    out.status = CheckStatus.UNVERIFIABLE
+    out.computed = first.score.result_text
+    out.reading = first.reading.label
+    out.band = first.band
+    out.finish = first.finish
+    out.delta = first.score.margin - recorded
+    counts = "; ".join(f"{o.score.result_text} under {o.reading.label}" for o in solved[:4])
+    out.reason = (f"RE[{result.raw}] lies in the count's band ({band_text(first.band, show)}, "
+                  f"{first.reading.label}) but is not the solved count ({counts}: "
+                  f"{_played_out(first.finish)}); the players may have lost points in "
+                  "the last moves, or counted otherwise: not called a mismatch")
+    for o in solved:
+        out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
+    return out
+
+
+def _played_out(finish: Finish) -> str:
+    """``the last 3 open points (H14, T7, T6) played out as well as possible by both sides``,
+    with the settled points the search took as their owner's, if any."""
+    names = finish.names
+    played = sum(1 for _, point in finish.line if point is not None)
+    if names:
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        many = f"{len(names)} open points" if len(names) > 1 else "open point"
+        out = f"the last {many} ({shown}) played out as well as possible by both sides"
+    elif played:
+        out = (f"no open point; the {played} moves still in hand (points to fill, captures) "
+               "played out as well as possible by both sides")
+    else:
+        out = "nothing left open: no move changes the count"
+    if finish.assumed:
+        out += (f", {len(finish.assumed)} settled points not yet enclosed taken as their "
+                "owner's")
     return out
 
 
@@ -552,10 +643,14 @@ def _match(out: _Draft, hit: Outcome, result: Result, reproduced: str,
     out.computed = hit.score.result_text
     out.reading = reading.label
     out.reproduced = reproduced
-    out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced == "margin" else \
-        hit.score.margin - _recorded_margin(result)
-    what = "the recorded result" if reproduced == "margin" else "the recorded winner"
+    out.finish = hit.finish
+    out.band = hit.band if hit.solved else out.band
+    out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced in (
+        "margin", "solved") else hit.score.margin - _recorded_margin(result)
+    what = "the recorded result" if reproduced in ("margin", "solved") else "the recorded winner"
     reason = f"the count gives {what}"
+    if hit.finish is not None:
+        reason = f"the solved count gives {what}: {_played_out(hit.finish)}"
     if not reading.own:
         reason += f" under {reading.label}, not the record's own reading"
     if hit.way != AS_JUDGED:
