@@ -467,6 +467,7 @@ def _check_bands(out: _Draft, result: Result,
     show = name or str
 
     open_nowhere = {label: _sealed_band(wide) for label, (_, _, wide) in banded.items()}
+    wide_of = {label: wide for label, (_, _, wide) in banded.items()}
 
     def decides(label: str, band: Band) -> bool:
         # Every count in the band gives RE: its winner throughout (a draw: the band is the
@@ -479,7 +480,10 @@ def _check_bands(out: _Draft, result: Result,
             return True
         if want is None:
             return band.low == band.high == recorded
-        return band.holds(recorded) and band.decided_winner == want
+        # The winner must hold where the less sure decisions turn too: a band won throughout
+        # only as the estimate judged it may rest on a misjudged chain.
+        return (band.holds(recorded) and band.decided_winner == want
+                and wide_of[label].decided_winner == want)
 
     def fits(band: Band) -> bool:
         if recorded is None:

@@ -1,0 +1,119 @@
+"""Finished games cut short: how many verdicts the last points played out decide, and what the
+solver costs.
+
+The KGS games of ``../shared/corpus/kgs`` with the players' TB/TW markup and a numeric RE are
+finished games whose result both players agreed. Each is cut N board plays before its end (its
+markup removed, passes after the cut dropped): a record that stopped with a few dame and borders
+open, its right result known. Each cut record is scored as ``sgfcheck score`` scores it with
+``--engine none`` (the estimate's dead stones), twice in the same process: with the solver of
+the last points off (``--limit solver=0``, the band stands) and on (the default). Printed for
+each cut: the share decided (match or mismatch), the mismatches, the games whose RE is the
+solved count, and with RE's winner flipped the matches (which must be none). Then the time: the
+median per game of the whole scoring and of the solver alone (``scoring.finish.finish``).
+
+    python bench/cut_short.py [--every N] [--cuts 4,10] [--kgs DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from sgfmill import sgf
+
+import sgfcheck.scoring.counts as counts_module
+from sgfcheck.limits import DEFAULT_LIMITS
+from sgfcheck.scoring.adjudicate import score_bytes
+from sgfcheck.settings import Settings
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+
+
+def cut(data: bytes, plays: int) -> bytes:
+    """The record's main line up to ``plays`` board plays before its end, without TB/TW."""
+    game = sgf.Sgf_game.from_bytes(data)
+    seq = game.get_main_sequence()
+    at = [i for i, node in enumerate(seq) if node.get_move()[1] is not None]
+    keep = at[-plays - 1] + 1 if plays < len(at) else 1
+    out = sgf.Sgf_game(game.get_size(), encoding="UTF-8")
+    parent = out.get_root()
+    for i, node in enumerate(seq[:keep]):
+        target = parent if i == 0 else parent.new_child()
+        for ident, values in node.get_raw_property_map().items():
+            if ident not in ("TB", "TW"):
+                target.set_raw_list(ident, values)
+        parent = target
+    return out.serialise()
+
+
+def flipped(data: bytes) -> bytes:
+    return re.sub(rb"RE\[([BW])\+", lambda m: b"RE[" + (b"W" if m[1] == b"B" else b"B") + b"+",
+                  data, count=1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=3)
+    parser.add_argument("--cuts", default="4,10")
+    parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
+    args = parser.parse_args()
+    if not args.kgs.is_dir():
+        raise SystemExit(f"no corpus at {args.kgs}")
+    files = []
+    for path in sorted(args.kgs.rglob("*.sgf")):
+        data = path.read_bytes()
+        if (b"TB[" in data or b"TW[" in data) and re.search(rb"RE\[[BW]\+[0-9]", data):
+            files.append(path)
+    files = files[::args.every]
+    solver_time: list[float] = []
+    finish = counts_module.finish
+
+    def timed(*a: object, **k: object) -> object:
+        start = time.perf_counter()
+        try:
+            return finish(*a, **k)  # type: ignore[arg-type]
+        finally:
+            solver_time.append(time.perf_counter() - start)
+
+    counts_module.finish = timed  # type: ignore[assignment]
+    off = Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=0))  # type: ignore[arg-type]
+    on = Settings(engine="none")  # type: ignore[arg-type]
+    print(f"KGS games with TB/TW markup and a numeric RE, every {args.every}th: {len(files)}")
+    for plays in (int(c) for c in args.cuts.split(",")):
+        records = [cut(p.read_bytes(), plays) for p in files]
+        for label, settings in (("solver off", off), ("solver on ", on)):
+            seen: Counter[str] = Counter()
+            per_game: list[float] = []
+            solver_time.clear()
+            solved = 0
+            for data in records:
+                start = time.perf_counter()
+                (game,) = score_bytes(data, "cut.sgf", settings).games
+                per_game.append(time.perf_counter() - start)
+                rc = game.result_check
+                assert rc is not None
+                seen[rc.status.value] += 1
+                solved += rc.reproduced == "solved"
+            wrong: Counter[str] = Counter()
+            for data in records:
+                (game,) = score_bytes(flipped(data), "cut.sgf", settings).games
+                assert game.result_check is not None
+                wrong[game.result_check.status.value] += 1
+            n = len(records)
+            decided = seen["match"] + seen["mismatch"]
+            print(f"  cut {plays:>2} plays, {label}: decided {decided / n:6.1%} (match "
+                  f"{seen['match']}, mismatch {seen['mismatch']}, unverifiable "
+                  f"{seen['unverifiable']}, solved count = RE {solved}); winner flipped: match "
+                  f"{wrong['match']}, mismatch {wrong['mismatch']}")
+            median_solver = statistics.median(solver_time) * 1000 if solver_time else 0.0
+            print(f"      median per game: scoring {statistics.median(per_game) * 1000:.1f} ms, "
+                  f"solver {median_solver:.2f} ms ({len(solver_time)} solver calls)")
+
+
+if __name__ == "__main__":
+    main()
