@@ -144,6 +144,22 @@ def test_score_all_rules_and_dead_option() -> None:
     assert result.exit_code == 1
 
 
+def test_score_tells_a_mismatch_from_an_undecided_result() -> None:
+    # unfinished.sgf: RE[W+10.5] one point off the solved count W+9.5: unverifiable, exit 3.
+    # fox-komi-zero-falsified.sgf: a mismatch, exit 1; both together: the mismatch wins, 1.
+    undecided = str(FIXTURES / "unfinished.sgf")
+    wrong = str(FIXTURES / "fox-komi-zero-falsified.sgf")
+    result = run("score", "--engine", "none", "--format", "json", undecided)
+    assert json.loads(result.output)["games"][0]["result_check"]["status"] == "unverifiable"
+    assert result.exit_code == 3
+    assert run("score", "--engine", "none", "-q", wrong).exit_code == 1
+    assert run("score", "--engine", "none", "-q", undecided, wrong).exit_code == 1
+    assert run("score", "--engine", "none", "-q", undecided,
+               str(FIXTURES / "nosuch.sgf")).exit_code == 1  # an input missing among records
+    assert run("score", "--engine", "none", "-q",
+               str(FIXTURES / "scoring-basic.sgf")).exit_code == 0
+
+
 def test_score_usage_errors() -> None:
     path = str(FIXTURES / "seki.sgf")
     assert run("score", "--rules", "klingon", path).exit_code == 2

@@ -60,8 +60,8 @@ def annotate(
     root comment, and the territory of the game's own count as TB/TW. Every original property
     and variation is kept; the input is never changed.
 
-    Exit status: as score (0 every scored result matches, 1 a mismatch, an unverifiable
-    result or an error finding), 2 usage error or unreadable input.
+    Exit status: as score (0 every scored result matches, 1 a mismatch or an error finding,
+    3 no mismatch but an unverifiable result), 2 usage error or unreadable input.
     """
     from sgfcheck.output.annotate import FIXABLE
 

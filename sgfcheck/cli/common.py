@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from sgfcheck.cli.exits import ExitStatus, over_inputs
+from sgfcheck.cli.exits import ExitStatus, over_inputs, worse
 from sgfcheck.escaping import terminal_text, visible
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.output.formats import OutputFormat, Style
@@ -349,7 +349,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
     One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
     record in the inputs, or none of them readable), else 1 when something was found (an
     unreadable file or a path that is not there among records read, or the command's own
-    findings), else 0."""
+    findings), else 3 when a result could not be decided (``score``), else 0."""
     from sgfcheck.records.items import Skipped
 
     worst = ExitStatus.OK
@@ -382,7 +382,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                 unreadable += 1
             else:
                 done += 1
-                worst = max(worst, found)
+                worst = worse(worst, found)
         track.bar.close()
         if not read:
             raise usage_error("no record in the inputs" + (

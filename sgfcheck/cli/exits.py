@@ -4,15 +4,17 @@ Each file's status (the command's own policy):
 
 - ``check``: 0 nothing worse than warnings, 1 an illegal move or another error finding, 2 an
   input that could not be read at all.
-- ``score``: 0 every scored result matches (or is not a score), 1 a mismatch, an unverifiable
-  result, a game that could not be scored or an error finding, 2 unreadable input.
+- ``score``: 0 every scored result matches (or is not a score), 1 a mismatch, a game that could
+  not be scored or an error finding, 3 nothing wrong found but a result the evidence cannot
+  decide (unverifiable), 2 unreadable input.
 - ``life``: 0, 1 a game that could not be judged, a failed dead-stone source (``LIF…``) or games
   left unjudged by a limit (``SGF035``), 2 unreadable input.
 - ``batch``: per :class:`FailPolicy`, over the whole run.
 
 Over the inputs, one rule for every command (:func:`over_inputs`): 2 when none of the records
-could be read, else the highest status of the files read, at least 1 when an input among them
-could not be used. A usage error is 2 and an interruption 130, whatever the command.
+could be read, else the worst status of the files read (1 is worse than 3: a mismatch
+outweighs an undecided result), at least 1 when an input among them could not be used. A usage
+error is 2 and an interruption 130, whatever the command.
 """
 
 from __future__ import annotations
@@ -34,7 +36,18 @@ class ExitStatus(IntEnum):
     """Something is wrong with the records (what, depends on the command)."""
     USAGE = 2
     """A usage error, or an input that could not be read at all."""
+    UNDECIDED = 3
+    """Nothing wrong found, but a result the evidence cannot decide (``score``: unverifiable)."""
     INTERRUPTED = 130
+
+
+_SEVERITY = {ExitStatus.OK: 0, ExitStatus.UNDECIDED: 1, ExitStatus.FOUND: 2,
+             ExitStatus.USAGE: 3, ExitStatus.INTERRUPTED: 4}
+
+
+def worse(a: ExitStatus, b: ExitStatus) -> ExitStatus:
+    """The worse of two statuses: 2 over 1 over 3 over 0."""
+    return a if _SEVERITY[a] >= _SEVERITY[b] else b
 
 
 class FailPolicy(StrEnum):
@@ -62,13 +75,15 @@ def score_status(report: FileScore) -> ExitStatus:
         return ExitStatus.USAGE
     if report.check.has_errors:
         return ExitStatus.FOUND
+    undecided = False
     for game in report.games:
         if game.error or any(f.is_error for f in game.findings):
             return ExitStatus.FOUND
-        if game.result_check and game.result_check.status in (CheckStatus.MISMATCH,
-                                                              CheckStatus.UNVERIFIABLE):
+        status = game.result_check.status if game.result_check else None
+        if status is CheckStatus.MISMATCH:
             return ExitStatus.FOUND
-    return ExitStatus.OK
+        undecided |= status is CheckStatus.UNVERIFIABLE
+    return ExitStatus.UNDECIDED if undecided else ExitStatus.OK
 
 
 def life_status(report: FileLife) -> ExitStatus:
@@ -91,7 +106,7 @@ def over_inputs(found: ExitStatus, readable: int, problems: int = 0) -> ExitStat
     if not readable:
         return ExitStatus.USAGE
     if problems:
-        return max(found, ExitStatus.FOUND)
+        return worse(found, ExitStatus.FOUND)
     return found
 
 

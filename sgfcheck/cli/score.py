@@ -77,8 +77,8 @@ def score(
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
-    Exit status: 0 every scored result matches (or is not a score), 1 a mismatch, an
-    unverifiable result or an error finding, 2 usage error or unreadable input.
+    Exit status: 0 every scored result matches (or is not a score), 1 a mismatch or an error
+    finding, 3 no mismatch but an unverifiable result, 2 usage error or unreadable input.
     """
     rows = names(compare)
     if all_rules:
