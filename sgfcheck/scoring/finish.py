@@ -132,7 +132,7 @@ def finish(position: Position, to_move: Colour, passes: int, objective: Objectiv
     counter = Counter(budget)
     try:
         games = [local_game(region, position.colour, position.board.neighbours, opened.walls,
-                            territory, counter) for region in opened.regions]
+                            opened.chain_of, territory, counter) for region in opened.regions]
         live = [g for g in games if not g.still]
         line, ends = _Sum(live, counter).solve(int(to_move), passes)
     except OutOfBudget:

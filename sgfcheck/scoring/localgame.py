@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE
-from sgfcheck.scoring.regions import Region, chain_and_liberties
+from sgfcheck.replay.board import Chain
+from sgfcheck.scoring.regions import Region
 
 FALLS = 100_000
 """The worth (for the capturer) of a line that captures a chain standing outside the region."""
@@ -164,12 +165,14 @@ _FELL = (b"\xff", b"\xfe")  # Black, White captured a chain outside the region
 
 
 def local_game(region: Region, colour: Sequence[int], nbrs: Sequence[tuple[int, ...]],
-               walls: dict[int, int], territory: bool, counter: Counter) -> LocalGame:
+               walls: dict[int, int], chain_of: Sequence[Chain | None], territory: bool,
+               counter: Counter) -> LocalGame:
     """The game of ``region``: worked out whole when it has at most :data:`EAGER` positions,
     else as a search reaches them (every position counted against ``counter``: raises
     :class:`OutOfBudget` past it). ``colour``: the board with the dead stones removed;
-    ``walls``: the colour that encloses each empty point outside the regions."""
-    board = _Builder(region, colour, nbrs, walls)
+    ``walls``: the colour that encloses each empty point outside the regions; ``chain_of``: the
+    chain of every point of ``colour``."""
+    board = _Builder(region, colour, nbrs, walls, chain_of)
     game = LocalGame(region, board, territory, counter)
     game.position(board.start)
     todo = 0
@@ -187,7 +190,7 @@ class _Builder:
     (k..), each with its colour and whether it has a liberty outside the region."""
 
     def __init__(self, region: Region, colour: Sequence[int], nbrs: Sequence[tuple[int, ...]],
-                 walls: dict[int, int]) -> None:
+                 walls: dict[int, int], chain_of: Sequence[Chain | None]) -> None:
         points = region.points
         index = {p: i for i, p in enumerate(points)}
         k = len(points)
@@ -208,12 +211,13 @@ class _Builder:
                 else:
                     node = outside.get(q)
                     if node is None:
-                        stones, liberties = chain_and_liberties(colour, nbrs, q)
+                        chain = chain_of[q]
+                        assert chain is not None
                         node = len(self.node_colour)
-                        for s in stones:
+                        for s in chain.stones:
                             outside[s] = node
                         self.node_colour.append(colour[q])
-                        self.free.append(any(lib not in index for lib in liberties))
+                        self.free.append(any(lib not in index for lib in chain.liberties))
                         self.adj.append([])
                     if i not in self.adj[node]:
                         self.adj[node].append(i)

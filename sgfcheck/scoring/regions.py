@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sgfcheck.colour import EMPTY
+from sgfcheck.replay.board import Board, Chain
 from sgfcheck.scoring.owners import PointOwners
 from sgfcheck.scoring.position import Position
 
@@ -75,26 +76,9 @@ class OpenPoints:
     too_large: Region | None = None
     """The first region larger than :data:`MAX_REGION`, if any (the position is then left
     open)."""
-
-
-def chain_and_liberties(colour: Sequence[int], nbrs: Sequence[tuple[int, ...]],
-                        start: int) -> tuple[list[int], set[int]]:
-    """The stones of the chain at ``start`` and its liberties."""
-    own = colour[start]
-    stones = [start]
-    seen = {start}
-    liberties: set[int] = set()
-    i = 0
-    while i < len(stones):
-        for q in nbrs[stones[i]]:
-            c = colour[q]
-            if c == EMPTY:
-                liberties.add(q)
-            elif c == own and q not in seen:
-                seen.add(q)
-                stones.append(q)
-        i += 1
-    return stones, liberties
+    chain_of: tuple[Chain | None, ...] = ()
+    """The chain of every point of the position as it stands (None: empty), as the regions
+    were read: what a region's game reads of the chains beside it."""
 
 
 def open_points(position: Position, owners: PointOwners | None = None) -> OpenPoints:
@@ -116,28 +100,25 @@ def open_points(position: Position, owners: PointOwners | None = None) -> OpenPo
 def _open(position: Position, unsealed: set[int], assumed: dict[int, int]) -> OpenPoints:
     colour = position.colour
     nbrs = position.board.neighbours
+    standing = Board.from_colours(position.board.width, position.board.height, colour, 0)
+    chains = standing.chains()
     chosen = set(unsealed)
-    chains: dict[int, tuple[list[int], set[int]]] = {}
-    for p, c in enumerate(colour):
-        if c != EMPTY and p not in chains:
-            stones, liberties = chain_and_liberties(colour, nbrs, p)
-            for s in stones:
-                chains[s] = (stones, liberties)
     # The last liberty of a chain in atari, wherever it stands.
-    for stones, liberties in _distinct(chains):
-        if len(liberties) == 1:
-            chosen |= liberties
-            if len(stones) <= SMALL_CHAIN:
-                chosen.update(stones)
+    for chain in chains:
+        if len(chain.liberties) == 1:
+            chosen |= chain.liberties
+            if len(chain.stones) <= SMALL_CHAIN:
+                chosen.update(chain.stones)
     # The chains moves among the chosen points could capture: their other liberties, and the
     # stones of the small ones, until nothing more joins.
     grew = True
     while grew:
         grew = False
-        for stones, liberties in _distinct(chains):
-            if set(stones) <= chosen or not _touches(stones, chosen, nbrs):
+        for chain in chains:
+            stones = chain.stones
+            if chosen.issuperset(stones) or not _touches(stones, chosen, nbrs):
                 continue
-            outside = liberties - chosen
+            outside = chain.liberties - chosen
             if len(outside) <= 1:
                 if outside:
                     chosen |= outside
@@ -146,33 +127,21 @@ def _open(position: Position, unsealed: set[int], assumed: dict[int, int]) -> Op
                     chosen.update(stones)
                     grew = True
     assumed = {p: c for p, c in assumed.items() if p not in chosen}
-    regions = _regions(chosen, colour, nbrs, chains)
+    regions = _regions(chosen, chains, nbrs)
     walls = {q: assumed.get(q, position.owner[q]) for p in chosen for q in nbrs[p]
              if q not in chosen and colour[q] == EMPTY}
     too_large = next((r for r in regions if len(r.points) > MAX_REGION), None)
     return OpenPoints(tuple(sorted(chosen)), tuple(regions),
                       tuple(sorted(p for p in unsealed if p in chosen)), walls, assumed,
-                      too_large)
-
-
-def _distinct(chains: dict[int, tuple[list[int], set[int]]]
-              ) -> list[tuple[list[int], set[int]]]:
-    """Each chain once (``chains`` holds it under every one of its stones)."""
-    seen: set[int] = set()
-    out = []
-    for stones, liberties in chains.values():
-        if id(stones) not in seen:
-            seen.add(id(stones))
-            out.append((stones, liberties))
-    return out
+                      too_large, tuple(standing.chain_of))
 
 
 def _touches(stones: list[int], points: set[int], nbrs: Sequence[tuple[int, ...]]) -> bool:
     return any(q in points for s in stones for q in nbrs[s])
 
 
-def _regions(chosen: set[int], colour: Sequence[int], nbrs: Sequence[tuple[int, ...]],
-             chains: dict[int, tuple[list[int], set[int]]]) -> list[Region]:
+def _regions(chosen: set[int], chains: list[Chain],
+             nbrs: Sequence[tuple[int, ...]]) -> list[Region]:
     """The chosen points joined where they touch and through every chain outside them with at
     most one liberty outside them (moves on either side could fill its liberties)."""
     parent = {p: p for p in chosen}
@@ -192,10 +161,10 @@ def _regions(chosen: set[int], colour: Sequence[int], nbrs: Sequence[tuple[int, 
         for q in nbrs[p]:
             if q in chosen:
                 join(p, q)
-    for stones, liberties in _distinct(chains):
-        if stones[0] in chosen or len(liberties - chosen) > 1:
+    for chain in chains:
+        if chain.stones[0] in chosen or len(chain.liberties - chosen) > 1:
             continue
-        touched = sorted({q for s in stones for q in nbrs[s] if q in chosen})
+        touched = sorted({q for s in chain.stones for q in nbrs[s] if q in chosen})
         for q in touched[1:]:
             join(touched[0], q)
     groups: dict[int, list[int]] = {}
