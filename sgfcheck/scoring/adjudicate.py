@@ -54,7 +54,7 @@ from sgfcheck.scoring.conventions import (
 from sgfcheck.scoring.count import CountedPoints, Score, counted_points
 from sgfcheck.scoring.counts import Counts, Solving
 from sgfcheck.scoring.explain import explain, marks_against_referee
-from sgfcheck.scoring.finish import Finish, finished_position, objective_of
+from sgfcheck.scoring.finish import Finish, Objective, finished_position, objective_of
 from sgfcheck.scoring.life import ChainStatus, chain_statuses, mutual_seki
 from sgfcheck.scoring.owners import PointOwners, point_owners
 from sgfcheck.scoring.position import Position, analyse
@@ -113,6 +113,8 @@ class _Worked:
     """The counts of the position as judged (each ruleset's solved line, worked out once)."""
     counted: dict[tuple[Ruleset, bool], CountedPoints] = field(default_factory=dict)
     seki: set[int] | None = None
+    finished: dict[Objective, Position] = field(default_factory=dict)
+    """The position at the end of each objective's solved line (what a solved row counts)."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,12 @@ class GameScore:
         the position at the end of the solved line."""
         assert self.position is not None
         found = self.finish_of(score)
-        return self.position if found is None else finished_position(found, self.position)
+        if found is None:
+            return self.position
+        done = self.worked.finished
+        if found.objective not in done:
+            done[found.objective] = finished_position(found, self.position)
+        return done[found.objective]
 
     def counted(self, score: Score) -> CountedPoints:
         """The points behind ``score``'s count, what its picture marks (worked out when first
