@@ -42,7 +42,7 @@ from sgfcheck.replay.check import (
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
-from sgfcheck.scoring.band import Band, band_of, holding, union
+from sgfcheck.scoring.band import Band, union
 from sgfcheck.scoring.conventions import (
     Counting,
     Reading,
@@ -442,16 +442,11 @@ def _weighed(game: GameScore, rep: Replay, result: Result
     outcomes = []
     for reading in readings:
         for how, where, settled in ways:
-            counted = counts.settled_count(reading.ruleset, where,
-                                           _server_territory(reading, where, dead),
-                                           _COUNTED_AS.get(reading.counting, ""))
-            solved = (counts.solved(reading.ruleset) if how == AS_JUDGED
-                      and reading.counting is Counting.REFEREE else None)
-            band = band_of(counted, where, ownership, game.final) if banded else None
-            if band is not None and solved is not None:
-                band = holding(band, solved.margin)
-            outcomes.append(Outcome(reading, how, solved or counted, band, settled,
-                                    counts.solved_line(reading.ruleset) if solved else None))
+            score, band, finish = counts.outcome(
+                reading.ruleset, where, _server_territory(reading, where, dead),
+                _COUNTED_AS.get(reading.counting, ""),
+                how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
+            outcomes.append(Outcome(reading, how, score, band, settled, finish))
     return check_result(result, outcomes, dead, game.final, open_share(position, ownership),
                         doubts=game.doubts, rests_on=game.conventions,
                         komi_unknown=game.komi_unknown, name=rep.board.name), outcomes

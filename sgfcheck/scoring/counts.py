@@ -135,6 +135,22 @@ class Counts:
         """``ruleset``'s one count: solved where it is, else with the settled points."""
         return self.solved(ruleset) or self.settled_count(ruleset)
 
+    def outcome(self, ruleset: Ruleset, where: Position, marked: dict[Colour, set[int]] | None,
+                counted_as: str, solvable: bool, banded: bool
+                ) -> tuple[Score, Band | None, Finish | None]:
+        """One count the result check weighs: ``ruleset``'s count of ``where`` (one way the
+        doubtful chains may go; ``marked``/``counted_as``: a server's territory), its band where
+        ``banded``, and where ``solvable`` (the position as judged, the referee's count) the
+        solved count instead, its band holding it, with its solved line."""
+        counted = self.settled_count(ruleset, where, marked, counted_as)
+        solved = self.solved(ruleset) if solvable else None
+        band = band_of(counted, where, self.dead.ownership, self.final) if banded else None
+        if band is not None and solved is not None:
+            band = holding(band, solved.margin)
+        if solved is None:
+            return counted, band, None
+        return solved, band, self.solved_line(ruleset)
+
     def band(self, ruleset: Ruleset, ways: list[tuple[str, Position]],
              unsettled: tuple[str, ...]) -> Band | None:
         """``ruleset``'s band over the position as judged and the ``ways`` the unsettled chains
