@@ -391,7 +391,7 @@ def _solved_verdict(out: _Draft, result: Result, possible: list[Outcome],
     inside = [o for o in solved if o.band is not None and o.band.holds(recorded)]
     if not inside:
         return None
-    winner = 1 if recorded > 0 else 2 if recorded < 0 else None
+    winner = _int(wanted)
     if all(o.band is not None and o.band.decided_winner == winner and o.finish is not None
            and o.finish.points for o in inside):
         return None  # open points, and the band gives RE's winner throughout: its rules decide
