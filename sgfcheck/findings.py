@@ -119,6 +119,10 @@ RUL_SUICIDE_ALLOWED = _c("RUL012", INFO, "suicide (legal here)")
 # Life and death.
 LIF_GNUGO = _c("LIF001", E, "GNU Go failed")
 LIF_KATAGO = _c("LIF002", E, "KataGo failed")
+LIF_TIME = _c("LIF003", W, "engine time spent")
+"""A bound on engine time (``--limit engine-game``, ``engine-file``, ``--timeout``) ended before
+an engine was asked or answered: the decision it would have made is the estimate's (or, with
+``--dead-stones katago``/``gnugo``, only the stones proven dead are removed), said so."""
 
 # Results.
 RES_UNPARSEABLE = _c("RES001", W, "unreadable RE")

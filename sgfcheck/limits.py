@@ -48,6 +48,12 @@ class Limits:
     solver: int = 100_000
     """Positions the solver of a game's last open points works out at most (its regions' and
     their sum's together); beyond it the count's band stands, said so."""
+    engine_game: float = 10.0
+    """Seconds the engines (KataGo, GNU Go) may take over one game's position at most (KataGo
+    takes about 1 s on a CPU; its start, 2-5 s, counts)."""
+    engine_file: float = 20.0
+    """Seconds the engines may take over one file's games together at most (in ``batch`` also
+    half the file's ``--timeout``); past it a game keeps the estimate's decisions (``LIF003``)."""
     memory: int = 2048
     """Megabytes of address space per ``batch`` worker (a file that needs more is a finding)."""
     read_wait: float = 10.0
@@ -82,12 +88,15 @@ LIMIT_HELP = {
     "games": "games of one file checked",
     "judged": "games of one file judged and counted (score, life)",
     "solver": "positions the solver of a game's last open points works out at most",
+    "engine-game": "seconds the engines (KataGo, GNU Go) may take over one game's position",
+    "engine-file": "seconds the engines may take over one file's games together",
     "memory": "megabytes of address space a batch worker may add to what it holds at start",
     "read-wait": "seconds to wait for data from a pipe or FIFO",
 }
 """``--limit`` names and what they bound."""
 
 _BYTE_LIMITS = frozenset({"file_size", "member_size", "archive_size"})
+_SECOND_LIMITS = frozenset({"read_wait", "engine_game", "engine_file"})
 _FIELDS = {f.name for f in fields(Limits)}
 _VALUE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.I)
 
@@ -115,12 +124,12 @@ def parse_spec(spec: str) -> tuple[str, int | float]:
     if m is None:
         raise ValueError(f"--limit {spec!r}: {raw!r} is not a positive number")
     number, unit = m.group(1), m.group(2).lower()
-    if key == "read_wait":
+    if key in _SECOND_LIMITS:
         if unit:
-            raise ValueError(f"--limit {spec!r}: read-wait is in seconds")
+            raise ValueError(f"--limit {spec!r}: {_cli(key)} is in seconds")
         seconds = float(number)
         if not 0 < seconds <= 86400:
-            raise ValueError(f"--limit {spec!r}: read-wait must be from 0 to 86400 seconds")
+            raise ValueError(f"--limit {spec!r}: {_cli(key)} must be from 0 to 86400 seconds")
         return key, seconds
     if unit and key not in _BYTE_LIMITS:
         raise ValueError(f"--limit {spec!r}: only sizes take K, M or G")

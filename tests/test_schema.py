@@ -26,7 +26,7 @@ def validator(kind: str) -> Draft202012Validator:
 
 def lines(args: list[str]) -> list[dict[str, object]]:
     result = runner.invoke(app, args)
-    return [json.loads(line) for line in result.output.splitlines()]
+    return [json.loads(line) for line in result.stdout.splitlines()]
 
 
 INPUTS = [str(p) for p in sorted(FIXTURES.glob("*.sgf"))]

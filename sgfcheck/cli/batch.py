@@ -23,6 +23,7 @@ from sgfcheck.cli.common import (
     examples,
     limits_of,
     say,
+    seconds_of,
     usage_error,
     validate,
     width,
@@ -65,7 +66,8 @@ def batch(
                     ] = 0,
     timeout: Annotated[float, typer.Option(metavar="S", help="Seconds allowed per file (0: no "
                                            "limit); a file that takes longer is a row with "
-                                           "SGF031.")] = 30.0,
+                                           "SGF031. The engines (KataGo, GNU Go) get half of "
+                                           "it at most (and --limit engine-file).")] = 30.0,
     rules: RulesOption = "auto",
     komi: KomiOption = None,
     fail_on: Annotated[
@@ -138,8 +140,7 @@ def batch(
         # Each worker is a process of tens of MB: a huge number would exhaust the machine.
         raise usage_error(f"--jobs takes a number from 0 (one per core) to {most} (four per "
                           "core)")
-    if not 0 <= timeout <= 86400:  # also false for nan
-        raise usage_error("--timeout takes seconds from 0 (no limit) to 86400")
+    seconds_of(timeout)
     limits = limits_of(limit)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json), ("--html", html_page)):

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -77,6 +78,11 @@ LIMIT_HELP_TEXT = (
     + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
 LimitOption = Annotated[list[str] | None, typer.Option(
     "--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False)]
+EngineTimeoutOption = Annotated[float, typer.Option(
+    "--timeout", metavar="S", help="Seconds the engines (KataGo, GNU Go) may take over the "
+    "whole command (0: no bound); past it games are counted without them, each said with "
+    "finding LIF003. One game and one file have bounds of their own: --limit engine-game, "
+    "engine-file.")]
 FollowLinksOption = Annotated[bool, typer.Option(
     "--follow-links", metavar="", help="Follow a folder's symbolic links that lead out of it "
     "(by default they are listed as not read: a folder from strangers reads nothing beside "
@@ -141,6 +147,13 @@ def names(text: str | None) -> tuple[str, ...]:
 
 
 # --- settings -------------------------------------------------------------------------------
+
+
+def seconds_of(timeout: float) -> float:
+    """``--timeout`` checked: seconds from 0 (no limit) to 86400."""
+    if not 0 <= timeout <= 86400:  # also false for nan
+        raise usage_error("--timeout takes seconds from 0 (no limit) to 86400")
+    return timeout
 
 
 def limits_of(specs: list[str] | None) -> Limits:
@@ -340,56 +353,50 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
                output: Path | None = None,
-               judged: int | None = None) -> ExitStatus:
+               judged: int | None = None, engine_timeout: float = 0.0) -> ExitStatus:
     """Each record processed by the library (with progress), rendered as the format says (to
     standard output, or all of it to ``output``), each skipped file said; the exit status.
     ``judged``: the games of a file the command judges at most (``--limit judged``), as the
-    progress counts them.
+    progress counts them. ``engine_timeout``: the seconds the engines may take over the whole
+    command (``--timeout``; 0: no bound); what they took is said on standard error at the end.
 
     One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
     record in the inputs, or none of them readable), else 1 when something was found (an
     unreadable file or a path that is not there among records read, or the command's own
     findings), else 3 when a result could not be decided (``score``), else 0."""
-    from sgfcheck.records.items import Skipped
+    from sgfcheck.judge.clock import USE
 
-    worst = ExitStatus.OK
-    read = skipped = done = unreadable = 0
-    reports: list[Report] = []
+    before = USE.copy()
+    try:
+        return _each_input(files, inputs, quiet, process, fmt, style, status, output, judged,
+                           engine_timeout)
+    finally:
+        used = USE.since(before)
+        if (used.games or used.refused) and not quiet:
+            say(f"engines: {used.games} position(s) judged in {used.seconds:.1f} s"
+                + (f"; {used.refused} not asked, their engine time spent (LIF003)"
+                   if used.refused else ""), err=True)
+
+
+def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: bool,
+                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
+                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
+                output: Path | None, judged: int | None, engine_timeout: float) -> ExitStatus:
+    from sgfcheck.judge.clock import bounded, watching
+
     sink = None if output is None else FileSink(output)
     track = _Tracker(files, quiet)
     try:
-        for loaded in inputs:
-            if isinstance(loaded, Skipped):
-                skipped += 1
-                path, member = loaded.key
-                name = path if member is None else f"{path}:{member}"
-                shown = fmt.render_skipped(name, loaded.reason)
-                if shown is None:
-                    say(f"{visible(name)}: skipped, {loaded.reason}", err=True)
-                else:
-                    show(shown, fmt, sink)
-                continue
-            read += 1
-            games = len(loaded.games) if judged is None else min(len(loaded.games), judged)
-            report = process(loaded, track.file_read(games))
-            track.file_done()
-            if fmt.each is not None:
-                show(fmt.render_each(report, style), fmt, sink)
-            else:
-                reports.append(report)
-            found = status(report)
-            if found is ExitStatus.USAGE:  # the file could not be read at all
-                unreadable += 1
-            else:
-                done += 1
-                worst = worse(worst, found)
+        with bounded(engine_timeout, f"--timeout {engine_timeout:g}"), \
+                watching(track.engine_asked):
+            tally = _each_record(inputs, process, fmt, style, status, sink, track, judged)
         track.bar.close()
-        if not read:
+        if not tally.read:
             raise usage_error("no record in the inputs" + (
-                f" ({skipped} file(s) skipped, each said above)" if skipped
+                f" ({tally.skipped} file(s) skipped, each said above)" if tally.skipped
                 else ": no file found in " + ", ".join(files)))
         if fmt.whole is not None:
-            text = fmt.render_whole(reports, style)
+            text = fmt.render_whole(tally.reports, style)
             if sink is None:
                 typer.echo(text, nl=False)
             else:
@@ -402,7 +409,57 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
         raise
     finally:
         track.bar.close()
-    return over_inputs(worst, done, unreadable + skipped)
+    return over_inputs(tally.worst, tally.done, tally.unreadable + tally.skipped)
+
+
+@dataclass
+class _Tally:
+    """What :func:`each_input` met: records read, skipped, done, unreadable; the reports kept
+    for a whole-document format; the worst status."""
+
+    worst: ExitStatus = ExitStatus.OK
+    read: int = 0
+    skipped: int = 0
+    done: int = 0
+    unreadable: int = 0
+    reports: list[Any] = field(default_factory=list)
+    """Each record's report (of the command's own kind)."""
+
+
+def _each_record(inputs: Iterable[LoadedFile | Skipped],
+                 process: Callable[[LoadedFile, Callable[[], None] | None], Report],
+                 fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
+                 sink: FileSink | None, track: _Tracker, judged: int | None) -> _Tally:
+    """Each input processed and shown as it comes (or kept for a whole-document format)."""
+    from sgfcheck.records.items import Skipped
+
+    tally = _Tally()
+    for loaded in inputs:
+        if isinstance(loaded, Skipped):
+            tally.skipped += 1
+            path, member = loaded.key
+            name = path if member is None else f"{path}:{member}"
+            shown = fmt.render_skipped(name, loaded.reason)
+            if shown is None:
+                say(f"{visible(name)}: skipped, {loaded.reason}", err=True)
+            else:
+                show(shown, fmt, sink)
+            continue
+        tally.read += 1
+        games = len(loaded.games) if judged is None else min(len(loaded.games), judged)
+        report = process(loaded, track.file_read(games))
+        track.file_done()
+        if fmt.each is not None:
+            show(fmt.render_each(report, style), fmt, sink)
+        else:
+            tally.reports.append(report)
+        found = status(report)
+        if found is ExitStatus.USAGE:  # the file could not be read at all
+            tally.unreadable += 1
+        else:
+            tally.done += 1
+            tally.worst = worse(tally.worst, found)
+    return tally
 
 
 # --- progress -----------------------------------------------------------------------------------
@@ -420,6 +477,7 @@ class ProgressBar:
     def __init__(self, unit: str, total: int | None, enabled: bool,
                  console: Console | None = None) -> None:
         self.display: Any = None
+        self.unit = unit
         if not enabled:
             return
         from rich.console import Console
@@ -446,11 +504,18 @@ class ProgressBar:
 
     def advance(self, n: int = 1) -> None:
         if self.display is not None:
-            self.display.advance(self.task, n)
+            self.display.update(self.task, advance=n, description=self.unit)
 
     def update(self, completed: int, description: str | None = None) -> None:
         if self.display is not None:
             self.display.update(self.task, completed=completed, description=description)
+
+    def position(self) -> tuple[int, int | None]:
+        """How many are done, and of how many (None where not known)."""
+        if self.display is None:
+            return 0, None
+        task = self.display.tasks[0]
+        return int(task.completed), None if task.total is None else int(task.total)
 
     def close(self) -> None:
         if self.display is not None:
@@ -496,6 +561,15 @@ class _Tracker:
     def file_done(self) -> None:
         if self.per_file:
             self.bar.advance()
+
+    def engine_asked(self, engine: str) -> None:
+        """Said while an engine judges: which record or game, and how many wait after it."""
+        done, total = self.bar.position()
+        unit = "record" if self.per_file else "game"
+        waiting = f", {total - done - 1} waiting" if total is not None else ""
+        from sgfcheck.judge.clock import shown_name
+
+        self.bar.update(done, f"{shown_name(engine)} judging {unit} {done + 1}{waiting}")
 
 
 def batch_progress(inputs: list[str], quiet: bool

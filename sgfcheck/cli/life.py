@@ -10,6 +10,7 @@ from sgfcheck.cli.common import (
     DeadStonesOption,
     EncodingOption,
     EngineOption,
+    EngineTimeoutOption,
     FollowLinksOption,
     InputsArgument,
     KomiOption,
@@ -26,6 +27,7 @@ from sgfcheck.cli.common import (
     limits_of,
     load,
     output_format,
+    seconds_of,
     validate,
     width,
 )
@@ -54,6 +56,7 @@ def life(
         "doubts alive are counted, not listed).")] = False,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
+    timeout: EngineTimeoutOption = 0.0,
     follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
@@ -65,6 +68,7 @@ def life(
     """
     validate([rules], encoding, komi)
     limits = limits_of(limit)
+    seconds_of(timeout)
     fmt = output_format("life", format_name, output)
     inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
@@ -75,5 +79,5 @@ def life(
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: life_loaded(loaded, settings, on_game),
         fmt, Style(verbose=every, width=width(wide)), life_status, output,
-        judged=limits.judged))
+        judged=limits.judged, engine_timeout=timeout))
 

@@ -12,6 +12,7 @@ from sgfcheck.cli.common import (
     DeadStonesOption,
     EncodingOption,
     EngineOption,
+    EngineTimeoutOption,
     FollowLinksOption,
     InputsArgument,
     KomiOption,
@@ -30,6 +31,7 @@ from sgfcheck.cli.common import (
     load,
     names,
     output_format,
+    seconds_of,
     usage_error,
     validate,
     width,
@@ -71,6 +73,7 @@ def score(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
     limit: LimitOption = None,
+    timeout: EngineTimeoutOption = 0.0,
     follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
@@ -89,6 +92,7 @@ def score(
     if dead and alive:
         raise usage_error("--dead and --alive exclude each other")
     limits = limits_of(limit)
+    seconds_of(timeout)
     fmt = output_format("score", format_name, output)
     inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
@@ -100,5 +104,5 @@ def score(
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
         fmt, Style(width=width(wide)), score_status, output,
-        limits.judged))
+        limits.judged, engine_timeout=timeout))
 

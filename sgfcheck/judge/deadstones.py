@@ -26,6 +26,7 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.bentfour import bent_fours
+from sgfcheck.judge.clock import asking
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.interface import EngineError, EngineJudgement
@@ -280,7 +281,8 @@ def ask_engine(name: EngineName | str, game: GameRecord, line: Line, board: Boar
     """The named engine's word on the position, the player to move after the last move, the
     game's komi and counting (:mod:`sgfcheck.judge.interface`). Raises
     :class:`~sgfcheck.judge.interface.EngineError`."""
-    return running(str(name)).judge(board, context, to_move_after(line))
+    with asking(str(name)):
+        return running(str(name)).judge(board, context, to_move_after(line))
 
 
 def gnugo_dead_stones(game: GameRecord, line: Line, board: Board,

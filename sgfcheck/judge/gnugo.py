@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.judge.clock import TimeSpent, allowance
 from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
@@ -82,6 +83,7 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
     if program is None:
         raise GnuGoError("GNU Go is not installed (Debian: apt-get install gnugo; or set "
                          "SGFCHECK_GNUGO to its path)")
+    timeout, ending = allowance(Source.GNUGO.value, timeout)
     with tempfile.TemporaryDirectory(prefix="sgfcheck-") as folder:
         sgf = Path(folder) / "position.sgf"
         sgf.write_text(position_sgf(board, to_move, komi), encoding="ascii")
@@ -93,6 +95,8 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
         except FileNotFoundError:
             raise GnuGoError(f"GNU Go not found at {program}") from None
         except subprocess.TimeoutExpired:
+            if ending is not None:
+                raise TimeSpent(Source.GNUGO.value, ending, waiting=True) from None
             raise GnuGoError(f"GNU Go did not answer within {timeout:g} s") from None
         except OSError as exc:
             raise GnuGoError(f"GNU Go could not be started: {exc}") from None

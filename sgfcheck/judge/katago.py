@@ -25,6 +25,7 @@ from pathlib import Path
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.judge.clock import TimeSpent, allowance
 from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.limits import engine_preexec
 from sgfcheck.records.context import GameContext
@@ -87,6 +88,7 @@ class KataGo:
 
     def __init__(self, setup: KataGoSetup, start_timeout: float = START_TIMEOUT) -> None:
         self.setup = setup
+        start_timeout, ending = allowance(self.name, start_timeout)
         command = [str(setup.binary), "analysis", "-config", str(setup.config), "-model",
                    str(setup.model)]
         try:
@@ -107,6 +109,8 @@ class KataGo:
                                   f"{self.process.returncode}: {self._last_log()})")
             if time.monotonic() > deadline:
                 self.close()
+                if ending is not None:
+                    raise TimeSpent(self.name, ending, waiting=True)
                 raise KataGoError(f"KataGo was not ready within {start_timeout:g} s")
         self.queries = 0
 
@@ -132,9 +136,11 @@ class KataGo:
         if board.width > MAX_SIZE or board.height > MAX_SIZE:
             raise KataGoError(f"KataGo plays boards up to {MAX_SIZE}x{MAX_SIZE}, not "
                               f"{board.width}x{board.height}")
+        timeout, ending = allowance(self.name, timeout)
         self.queries += 1
         stones = [[Colour(c).letter, board.name(p)] for p, c in enumerate(board.colour) if c]
-        query = {"id": str(self.queries), "moves": [], "initialStones": stones,
+        query_id = str(self.queries)
+        query = {"id": query_id, "moves": [], "initialStones": stones,
                  "initialPlayer": to_move.letter, "rules": "japanese" if territory else "chinese",
                  "komi": komi, "boardXSize": board.width, "boardYSize": board.height,
                  "includeOwnership": True, "maxVisits": MAX_VISITS}
@@ -149,6 +155,9 @@ class KataGo:
             try:
                 line = self.answers.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
+                if ending is not None:  # a bound on engine time, not a stuck engine
+                    self._terminate(query_id)
+                    raise TimeSpent(self.name, ending, waiting=True) from None
                 self.close()
                 raise KataGoError(f"KataGo did not answer within {timeout:g} s") from None
             if line is None:
@@ -158,7 +167,7 @@ class KataGo:
                 answer = json.loads(line)
             except ValueError:
                 continue
-            if answer.get("id") != query["id"] or answer.get("isDuringSearch"):
+            if answer.get("id") != query_id or answer.get("isDuringSearch"):
                 continue
             if "error" in answer:
                 raise KataGoError(f"KataGo refused the position: {answer['error']}")
@@ -166,6 +175,18 @@ class KataGo:
             if not isinstance(owned, list) or len(owned) != board.width * board.height:
                 raise KataGoError("KataGo's answer has no ownership for every point")
             return [float(v) for v in owned]
+
+    def _terminate(self, query_id: str) -> None:
+        """Stop the search of a query no longer waited for (its late answer, under an id never
+        asked again, is passed over); an engine that cannot take it is stopped."""
+        assert self.process.stdin is not None
+        self.queries += 1
+        try:
+            self.process.stdin.write(json.dumps({"id": str(self.queries), "action": "terminate",
+                                                 "terminateId": query_id}) + "\n")
+            self.process.stdin.flush()
+        except OSError:
+            self.close()
 
     def judge(self, board: Board, context: GameContext, to_move: Colour) -> EngineJudgement:
         """Dead stones from the ownership of the position, asked once with each side to move,

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.4"
+SCHEMA_VERSION = "2.5"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -483,6 +483,8 @@ def summary_dict(s: Summary) -> JSON:
         "games_per_second": round(s.games_per_second, 1) if s.elapsed else None,
         "resumed": s.resumed, "games_from_earlier_runs": s.resumed_games, "notes": s.notes,
         "peak_rss_mb_per_worker": round(s.peak_rss_mb, 1),
+        "engine": {"games": s.engine_games, "seconds": round(s.engine_seconds, 3),
+                   "refused": s.engine_refused},
     }
 
 

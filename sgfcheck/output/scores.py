@@ -121,7 +121,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
         answer = answer_line(game)
         out += ([f"**{answer}**", ""] if markdown else [answer])
         for f in game.findings:
-            if f.is_error:
+            if f.is_error or f.code is F.LIF_TIME:
                 out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
         context = game.check.context
         assert context is not None and game.dead is not None and game.position is not None
@@ -436,6 +436,10 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
         rows.append((f"RE {status}", summary.result_checks[status]))
     for basis, counts in sorted(summary.result_checks_by_basis.items()):
         rows.append((f"  on {basis}", ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
+    if summary.engine_games or summary.engine_refused:
+        rows.append(("games asked of an engine", summary.engine_games))
+        rows.append(("  engine time s", f"{summary.engine_seconds:.1f}"))
+        rows.append(("  not asked: engine time spent", summary.engine_refused))
     rows.append(("identical files (groups)", len(summary.identical_files)))
     rows.append(("same game in several records (groups)", len(summary.same_games)))
     rows.append(("elapsed s", f"{summary.elapsed:.1f}"))

@@ -41,6 +41,13 @@ class Summary:
     """Per basis (markup, estimate...), the result-check statuses."""
     identical_files: list[list[str]] = field(default_factory=list)
     same_games: list[list[str]] = field(default_factory=list)
+    engine_games: int = 0
+    """Positions asked of an engine (KataGo, GNU Go)."""
+    engine_seconds: float = 0.0
+    """Seconds the engines took."""
+    engine_refused: int = 0
+    """Positions an engine was not asked (or not waited for): a bound on engine time ended
+    (``LIF003``)."""
     elapsed: float = 0.0
     peak_rss_mb: float = 0.0
     """Largest resident set of a worker."""
@@ -58,7 +65,8 @@ class Summary:
 
 
 _COUNTS = ("files", "skipped", "games", "unreadable", "timeouts", "input_problems",
-           "encodings_guessed", "errors", "games_with_illegal", "not_records")
+           "encodings_guessed", "errors", "games_with_illegal", "not_records", "engine_games",
+           "engine_refused")
 _COUNTERS = ("verdicts", "illegal_by_rule", "result_checks")
 
 
@@ -71,6 +79,7 @@ def merge(total: Summary, part: Summary) -> None:
         getattr(total, name).update(getattr(part, name))
     for basis, counts in part.result_checks_by_basis.items():
         total.result_checks_by_basis.setdefault(basis, Counter()).update(counts)
+    total.engine_seconds += part.engine_seconds
     total.peak_rss_mb = max(total.peak_rss_mb, part.peak_rss_mb)
     total.not_record_names.extend(part.not_record_names[:max(0, NAMED - len(
         total.not_record_names))])
@@ -86,6 +95,7 @@ def to_plain(s: Summary) -> dict[str, object]:
     out["problems"] = s.problems
     out["not_record_names"] = s.not_record_names
     out["peak_rss_mb"] = s.peak_rss_mb
+    out["engine_seconds"] = s.engine_seconds
     return out
 
 
@@ -101,4 +111,5 @@ def from_plain(obj: dict[str, object]) -> Summary:
     s.problems = list(obj.get("problems") or [])  # type: ignore[call-overload]
     s.not_record_names = list(obj.get("not_record_names") or [])  # type: ignore[call-overload]
     s.peak_rss_mb = float(obj.get("peak_rss_mb") or 0.0)  # type: ignore[arg-type]
+    s.engine_seconds = float(obj.get("engine_seconds") or 0.0)  # type: ignore[arg-type]
     return s

@@ -44,6 +44,7 @@ from pebble import ProcessExpired
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
+from sgfcheck.judge.clock import USE, EngineUse, bounded
 from sgfcheck.limits import Limits, cap_memory
 from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
@@ -145,6 +146,8 @@ class FileOutcome:
     """For a file with no game: why (its error findings)."""
     input_problem: bool = False
     """The input itself could not be used (a link loop, an unsafe archive member...)."""
+    engine: EngineUse = field(default_factory=EngineUse)
+    """What the engines took over this file's games."""
 
 
 def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
@@ -290,7 +293,12 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
                              encoding_guessed=loaded.encoding_guessed)
     # Every ruleset's count where the rows or the game pages show them; else the game's own.
     made = ROWS[kind.value]
-    scored_file = score_loaded(loaded, settings, compare=made.compares or bool(options.pages))
+    before = USE.copy()
+    # The engines get half the file's time limit at most: the check and the count the rest.
+    with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"):
+        scored_file = score_loaded(loaded, settings,
+                                   compare=made.compares or bool(options.pages))
+    used = USE.since(before)
     checked = scored_file.check
     rows: list[Row] = []
     facts = []
@@ -318,7 +326,8 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
                                problem))
     if pages and options.pages:
         _write_game_pages(options.pages, pages, options.timeout)
-    return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed)
+    return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed,
+                       engine=used)
 
 
 PAGE_LATE = ("no game page: it was not made within the file's time limit (--timeout {timeout:g} "
@@ -534,6 +543,9 @@ def count_outcome(summary: Summary, outcome: FileOutcome, problems: Problems | N
         summary.unreadable += 1
     if outcome.encoding_guessed:
         summary.encodings_guessed += 1
+    summary.engine_games += outcome.engine.games
+    summary.engine_seconds += outcome.engine.seconds
+    summary.engine_refused += outcome.engine.refused
     if outcome.digest is not None:
         keys.add("file", outcome.digest, label)
     for game in outcome.games:

@@ -18,6 +18,7 @@ from pathlib import Path
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding
+from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.judge.install import katago_usable
 from sgfcheck.points import point_name
@@ -248,7 +249,8 @@ def score_game(report: GameReport, settings: Settings, compare: bool = True) -> 
     put to KataGo where it is installed (:func:`_confirmed`). ``compare`` False: the game's own
     count is the only row (with the verdict's reading, where it is another), for an output that
     shows no table of rulesets; the verdict and its findings are the same."""
-    return _confirmed(_score_game(report, settings, compare), report, settings, compare)
+    with per_game(settings.limits):
+        return _confirmed(_score_game(report, settings, compare), report, settings, compare)
 
 
 def _confirmed(game: GameScore, report: GameReport, settings: Settings,
@@ -265,12 +267,17 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     asked = _score_game(report, replace(settings, dead_stones=DeadStoneChoice.KATAGO,
                                         engine=EngineName.NONE), compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
-                                            if f.code is F.LIF_KATAGO]
+                                            if f.code in (F.LIF_KATAGO, F.LIF_TIME)]
     if asked.result_check is None or asked.dead is None or failed:
+        if failed and failed[0].code is F.LIF_TIME:
+            spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "
+                            "confirm a mismatch (--engine auto), it leaves the estimate's "
+                            "verdict standing")
+            return replace(game, dead=replace(dead, findings=[*dead.findings, spent]))
         why = failed[0].message if failed else asked.error or "no answer"
-        return replace(game, dead=replace(dead, notes=[*dead.notes, (
-            f"KataGo, asked to confirm this mismatch (--engine auto), failed: {why}; the "
-            "estimate's verdict stands")]))
+        return replace(game, dead=replace(dead, notes=[
+            *dead.notes, f"KataGo, asked to confirm this mismatch (--engine auto), failed: "
+            f"{why}; the estimate's verdict stands"]))
     estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
                f"RE[{report.result.raw}]"
     verdict = asked.result_check
@@ -584,10 +591,11 @@ def score_loaded(loaded: LoadedFile, settings: Settings,
     file for ``score`` and ``batch``."""
     checked = checked_file(loaded, settings)
     games = []
-    for game in checked.games:
-        games.append(score_game(game, settings, compare))
-        if on_game is not None:
-            on_game()
+    with per_file(settings.limits):
+        for game in checked.games:
+            games.append(score_game(game, settings, compare))
+            if on_game is not None:
+                on_game()
     return FileScore(loaded.path, checked, games)
 
 
@@ -645,19 +653,24 @@ def life_loaded(loaded: LoadedFile, settings: Settings,
     ``on_game`` after each (progress)."""
     checked = checked_file(loaded, settings)
     out = []
-    for report in checked.games:
-        if on_game is not None:
-            on_game()
-        life = GameLife(report)
-        judged = judge_position(report, settings)
-        if judged.replay is None or judged.dead is None:
-            life.error = judged.error
-        else:
-            life.board, life.dead, life.move = judged.replay.board, judged.dead, \
-                judged.replay.moves
-            life.chains = chain_statuses(judged.replay.board, judged.dead)
-            if judged.dead.ownership is not None:
-                life.owners = point_owners(analyse(judged.replay.board, judged.dead.points),
-                                           judged.dead.ownership)
-        out.append(life)
+    with per_file(settings.limits):
+        for report in checked.games:
+            if on_game is not None:
+                on_game()
+            out.append(_life_of(report, settings))
     return FileLife(loaded.path, checked, out)
+
+
+def _life_of(report: GameReport, settings: Settings) -> GameLife:
+    life = GameLife(report)
+    with per_game(settings.limits):
+        judged = judge_position(report, settings)
+    if judged.replay is None or judged.dead is None:
+        life.error = judged.error
+        return life
+    board, dead = judged.replay.board, judged.dead
+    life.board, life.dead, life.move = board, dead, judged.replay.moves
+    life.chains = chain_statuses(board, dead)
+    if dead.ownership is not None:
+        life.owners = point_owners(analyse(board, dead.points), dead.ownership)
+    return life
