@@ -797,3 +797,20 @@ def test_scoring_a_file_of_thousands_of_games_judges_the_first_and_says_so(
         assert [(f["code"], f["message"], f["limit"]) for f in report["findings"]] == [
             ("SGF035", "500 games read; only the first 30 were judged and counted (raise it with "
                        "--limit judged=...)", "judged=30")]
+
+
+def test_check_text_lists_200_findings_of_a_game_and_counts_the_rest(tmp_path: Path) -> None:
+    """Issue 51: the text table of 200,000 illegal moves took minutes; it lists 200 now and
+    counts the rest by rule (JSON lists every one)."""
+    from sgfcheck.output.text import MOST_ROWS, render_text
+    from sgfcheck.replay.check import check_bytes
+
+    # Move 1 is legal; moves 2-300 each play on an occupied point, the same colour twice.
+    report = check_bytes(b"(;SZ[19]" + b";B[aa]" * 300 + b")", "many.sgf")
+    (game,) = report.games
+    assert len(game.findings) == 2 * 299 and MOST_ROWS == 200
+    text = render_text(report, width=None)
+    assert text.count("occupied point  ") == 100  # moves 2-101, two findings each
+    assert text.splitlines()[-1] == ("  398 more findings not listed from move 102 (199 same "
+                                     "colour twice, 199 occupied point); --format json lists "
+                                     "every one")

@@ -174,10 +174,31 @@ def render_text(report: FileReport, verbose: bool = False, width: int | None = N
         out.append(wrap_line(game_verdict_line(report.path, game), width))
         rows = _finding_rows(game.findings, verbose)
         if rows:
-            out.append(_findings_table(rows, width))
+            out.append(_findings_table(rows[:MOST_ROWS], width))
+        if len(rows) > MOST_ROWS:
+            out.append(wrap_line(_more_line(game.findings, verbose), width))
         if game.all_rules is not None:
             out.append(render_all_rules(game.all_rules, width))
     return "\n".join(out)
+
+
+MOST_ROWS = 200
+"""Findings of one game listed in the text report at most (a record of 10,000 illegal moves
+took 5.7 s to lay out as a table, 200,000 minutes); the rest are counted by rule below it, and
+``--format json`` lists every one."""
+
+
+def _more_line(findings: list[Finding], verbose: bool) -> str:
+    """What the table of a game's findings leaves out past :data:`MOST_ROWS`, by rule."""
+    shown = [f for f in findings if verbose or f.severity is not Severity.INFO]
+    counts: dict[str, int] = {}
+    for f in shown[MOST_ROWS:]:
+        counts[f.code.rule] = counts.get(f.code.rule, 0) + 1
+    first = next(f.move for f in shown[MOST_ROWS:])
+    where = f" from move {first}" if first is not None else ""
+    return (f"  {len(shown) - MOST_ROWS} more findings not listed{where} ("
+            + ", ".join(f"{n} {rule}" for rule, n in counts.items())
+            + "); --format json lists every one")
 
 
 def render_all_rules(rows: list[RulesetVerdicts], width: int | None = None) -> str:
