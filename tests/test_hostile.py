@@ -814,3 +814,68 @@ def test_check_text_lists_200_findings_of_a_game_and_counts_the_rest(tmp_path: P
     assert text.splitlines()[-1] == ("  398 more findings not listed from move 102 (199 same "
                                      "colour twice, 199 occupied point); --format json lists "
                                      "every one")
+
+
+# --- URL inputs under the rules of paths (issue 51 items 3-4) ----------------------------------
+
+
+def _strangers_folder(tmp_path: Path) -> Path:
+    """``in/`` with a record and a link out to ``outside/private/secret.sgf``; ``dir/`` with a
+    record and a FIFO named like an archive."""
+    (tmp_path / "outside" / "private").mkdir(parents=True)
+    (tmp_path / "outside" / "private" / "secret.sgf").write_text(
+        "(;GM[1]SZ[9]PB[SECRET-OUTSIDE];B[ee])", encoding="ascii")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "ok.sgf").write_text("(;GM[1]SZ[9];B[ee])", encoding="ascii")
+    (folder / "secret.sgf").symlink_to(Path("..") / "outside" / "private" / "secret.sgf")
+    return folder
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_file_urls_obey_the_rules_of_paths(tmp_path: Path) -> None:
+    pytest.importorskip("fsspec")
+    folder = _strangers_folder(tmp_path)
+    url = f"file://{folder}"
+    for args in (["check", "--format", "json", url], ["check", "--format", "json",
+                                                        f"{url}/*.sgf"],
+                 ["check", "--format", "json", str(folder / "*.sgf")]):
+        result = runner.invoke(app, args)
+        assert "SECRET-OUTSIDE" not in result.stdout, args
+        by_file = {json.loads(line)["file"]: json.loads(line) for line in
+                   result.stdout.splitlines()}
+        secret = next(v for k, v in by_file.items() if k.endswith("secret.sgf"))
+        (finding,) = secret["findings"]
+        assert finding["code"] == "SGF032" and "leads out of the folder" in finding["message"]
+        assert "--follow-links follows it" in finding["message"]
+        assert any(k.endswith("ok.sgf") and v["readable"] for k, v in by_file.items())
+    out = tmp_path / "r.jsonl"
+    result = runner.invoke(app, ["batch", url, "--out", str(out), "-q"])
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["path"] for r in rows) == [f"{url}/ok.sgf", f"{url}/secret.sgf"]
+    assert "SECRET-OUTSIDE" not in out.read_text()
+    followed = runner.invoke(app, ["check", "--follow-links", "--format", "json", url])
+    assert "SECRET-OUTSIDE" in followed.stdout  # asked for: the link is followed
+    assert all(json.loads(line)["readable"] for line in followed.stdout.splitlines())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_named_like_an_archive_never_hangs_a_url_input(tmp_path: Path) -> None:
+    pytest.importorskip("fsspec")
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    (folder / "rec.sgf").write_text("(;GM[1]SZ[9];B[ee])", encoding="ascii")
+    os.mkfifo(folder / "up.zip")
+    os.mkfifo(tmp_path / "f.zip")
+    fifo = f"file://{tmp_path / 'f.zip'}"
+    cases = {
+        f"file://{folder}": "a FIFO",  # in a folder: an input problem, as for the path
+        f"zip://x.sgf::{fifo}": "SGF032 a FIFO, not an archive; not read",
+        f"tar://x.sgf::{fifo}": "SGF032 a FIFO, not an archive; not read",
+        fifo: "SGF035 the FIFO gave no data for 0.5 s",  # named: waited for, read-wait
+    }
+    for url, said in cases.items():
+        done = subprocess.run([sys.executable, "-m", "sgfcheck", "check", url, "--limit",
+                               "read-wait=0.5"], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "COLUMNS": "300"}, check=False)
+        assert said in done.stdout, (url, done.stdout, done.stderr)

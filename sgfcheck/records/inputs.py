@@ -17,6 +17,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
@@ -60,15 +61,45 @@ def is_url(name: str) -> bool:
     return bool(_URL_RE.match(name)) and not os.path.exists(name)
 
 
+def local_path(url: str) -> str | None:
+    """The path a ``file://`` URL names (fsspec's local filesystem, no chain), or None: such a
+    URL is read as that path, with the rules of paths (a folder's links that lead out of it are
+    not followed, a FIFO or device in a folder is not read, a FIFO named is waited for at most
+    ``read-wait`` seconds)."""
+    if "::" in url:
+        return None
+    try:
+        from fsspec.core import url_to_fs  # type: ignore[import-untyped]
+        from fsspec.implementations.local import LocalFileSystem  # type: ignore[import-untyped]
+
+        fs, path = url_to_fs(url)
+    except Exception:  # noqa: BLE001 - not a URL fsspec reads locally
+        return None
+    return str(path) if isinstance(fs, LocalFileSystem) else None
+
+
+def _not_a_file(arg: str) -> str | None:
+    """Why the local file at the end of a chained URL (``zip://a.sgf::file:///x.zip``) is not
+    opened (a FIFO would block the listing for good, a device never end), else None."""
+    inner = local_path(arg.rsplit("::", 1)[1]) if "::" in arg else None
+    if inner is None or not os.path.exists(inner) or os.path.isfile(inner):
+        return None
+    return None if os.path.isdir(inner) else f"{_kind(inner)}, not an archive; not read"
+
+
 def _url(arg: str, limits: Limits, count_only: bool) -> Iterator[Item]:
     """Records named by a URL, listed here and read by the workers (:func:`sgfcheck.records.reading.
     read_url`): a file, a folder (recursive, sorted), a glob; a zip's members are listed from its
     directory (fetched alone where the filesystem reads ranges) and read by the workers one by
     one; a tar is a stream, read here."""
     try:
-        from fsspec.core import url_to_fs  # type: ignore[import-untyped]
+        from fsspec.core import url_to_fs
     except ImportError:
         yield InputProblem(arg, None, FSSPEC_MISSING)
+        return
+    refused = _not_a_file(arg)
+    if refused is not None:
+        yield InputProblem(arg, None, refused)
         return
     try:
         fs, path = url_to_fs(arg)
@@ -128,13 +159,25 @@ def _expand(arg: str, explicit: bool, limits: Limits, count_only: bool = False,
     import glob
 
     if is_url(arg):
-        yield from _url(arg, limits, count_only)
+        local = local_path(arg)
+        if local is not None:  # file://: a path, under the rules of paths, named as a URL
+            for item in _expand(local, explicit, limits, count_only, follow_links):
+                yield replace(item, path=f"file://{item.path}")
+        else:
+            yield from _url(arg, limits, count_only)
         return
     if any(ch in arg for ch in "*?[") and not os.path.exists(arg):
         matches = sorted(glob.glob(arg, recursive=True))
         if not matches:
             yield InputProblem(arg, None, "no file matches this pattern")
+        base = os.path.realpath(_fixed_part(arg))
         for match in matches:
+            outside = None if follow_links else _outside(base, match)
+            if outside is not None:  # a link out of the pattern's folder, as in a folder
+                yield InputProblem(match, None, "a symbolic link that leads out of the folder "
+                                   f"of the pattern (to {outside}); not followed "
+                                   "(--follow-links follows it)")
+                continue
             yield from _expand(match, False, limits, count_only, follow_links)
         return
     if os.path.isdir(arg):
@@ -251,6 +294,17 @@ def _walk(top: str, limits: Limits, count_only: bool = False, follow_links: bool
                 yield Skipped(entry.path, None, NOT_A_RECORD)
         # Files of a folder first, then its subfolders in name order.
         stack.extend(reversed(subfolders))
+
+
+def _fixed_part(pattern: str) -> str:
+    """The folder a glob pattern starts from: its leading components without a wildcard
+    (``games/2017/*/x*.sgf`` -> ``games/2017``; ``*.sgf`` -> ``.``)."""
+    head: list[str] = []
+    for part in pattern.split(os.sep):
+        if any(ch in part for ch in "*?["):
+            break
+        head.append(part)
+    return os.sep.join(head) or ("." if not pattern.startswith(os.sep) else os.sep)
 
 
 def _outside(root: str, path: str) -> str | None:

@@ -126,14 +126,14 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
     zip at ``url`` (listed by :func:`sgfcheck.records.inputs.iter_inputs`). Problems are
     findings."""
     from sgfcheck.records.archives import read_zip_member
-    from sgfcheck.records.inputs import FSSPEC_MISSING
+    from sgfcheck.records.inputs import FSSPEC_MISSING, local_path
 
     try:
         import fsspec  # type: ignore[import-untyped]
     except ImportError:
         return ReadBytes(None, [Finding(F.SGF_UNREADABLE, FSSPEC_MISSING)])
     if member is None and "::" not in url:
-        local = _local_path(url)
+        local = local_path(url)
         if local is not None:  # a FIFO waits no longer than a path to it would
             return read_path(local, limits)
     try:
@@ -150,18 +150,6 @@ def read_url(url: str, member: str | None = None, limits: Limits = DEFAULT_LIMIT
     if len(data) > limits.file_size:
         return ReadBytes(None, [_too_large(limits, "the file")])
     return ReadBytes(data)
-
-
-def _local_path(url: str) -> str | None:
-    """The path of a ``file://`` URL (fsspec's local filesystem), or None."""
-    try:
-        from fsspec.core import url_to_fs  # type: ignore[import-untyped]
-        from fsspec.implementations.local import LocalFileSystem  # type: ignore[import-untyped]
-
-        fs, path = url_to_fs(url)
-    except Exception:  # noqa: BLE001 - not a URL fsspec reads locally
-        return None
-    return str(path) if isinstance(fs, LocalFileSystem) else None
 
 
 def read_standard_input(stream: IO[bytes], limits: Limits = DEFAULT_LIMITS) -> ReadBytes:
