@@ -39,6 +39,9 @@ class Limits:
     """Nodes of one file (all its games and variations) at most."""
     values: int = 5_000_000
     """Property values of one file at most."""
+    findings: int = 10_000
+    """Findings of one line of play written at most (a record of millions of illegal moves);
+    the rest are counted by rule in one finding."""
     games: int = 10_000
     """Games of one file checked at most; the rest is a finding."""
     judged: int = 1_000
@@ -85,6 +88,7 @@ LIMIT_HELP = {
     "members": "entries of one archive listed (files, folders, links)",
     "nodes": "nodes of one file",
     "values": "property values of one file",
+    "findings": "findings of one line of play written (the rest counted by rule)",
     "games": "games of one file checked",
     "judged": "games of one file judged and counted (score, life)",
     "solver": "positions the solver of a game's last open points works out at most",

@@ -813,7 +813,7 @@ def test_check_text_lists_200_findings_of_a_game_and_counts_the_rest(tmp_path: P
     assert text.count("occupied point  ") == 100  # moves 2-101, two findings each
     assert text.splitlines()[-1] == ("  398 more findings not listed from move 102 (199 same "
                                      "colour twice, 199 occupied point); --format json lists "
-                                     "every one")
+                                     "every finding written")
 
 
 # --- URL inputs under the rules of paths (issue 51 items 3-4) ----------------------------------
@@ -879,3 +879,26 @@ def test_a_fifo_named_like_an_archive_never_hangs_a_url_input(tmp_path: Path) ->
                                "read-wait=0.5"], capture_output=True, text=True, timeout=120,
                               env={**os.environ, "COLUMNS": "300"}, check=False)
         assert said in done.stdout, (url, done.stdout, done.stderr)
+
+
+def test_findings_past_the_limit_are_counted_in_one(tmp_path: Path) -> None:
+    """A 12 MB record of one move played 2 million times made 4 million findings and took
+    5.6 GB; a line writes at most ``--limit findings`` of them and counts the rest."""
+    from sgfcheck.limits import DEFAULT_LIMITS
+    from sgfcheck.replay.check import check_bytes
+    from sgfcheck.settings import Settings
+
+    assert DEFAULT_LIMITS.findings == 10_000
+    settings = Settings(limits=DEFAULT_LIMITS.with_specs(["findings=100"]))
+    # Moves 2-300 each play on an occupied point, the same colour twice: 598 findings.
+    report = check_bytes(b"(;SZ[19]" + b";B[aa]" * 300 + b")", "many.sgf", settings)
+    (game,) = report.games
+    *written, more = game.findings
+    assert len(written) == 100 and written[-1].move == 51
+    assert more.code.code == "SGF035" and more.move == 52
+    assert more.message == ("498 more findings of this line past the first 100 are not written, "
+                            "from move 52 on (249 same colour twice, 249 occupied point; raise "
+                            "it with --limit findings=...)")
+    assert more.extra == {"limit": "findings=100",
+                          "more": {"same colour twice": 249, "occupied point": 249}}
+    assert game.verdict.value == "illegal moves"

@@ -185,7 +185,7 @@ def render_text(report: FileReport, verbose: bool = False, width: int | None = N
 MOST_ROWS = 200
 """Findings of one game listed in the text report at most (a record of 10,000 illegal moves
 took 5.7 s to lay out as a table, 200,000 minutes); the rest are counted by rule below it, and
-``--format json`` lists every one."""
+``--format json`` lists every finding written (``--limit findings``)."""
 
 
 def _more_line(findings: list[Finding], verbose: bool) -> str:
@@ -198,7 +198,7 @@ def _more_line(findings: list[Finding], verbose: bool) -> str:
     where = f" from move {first}" if first is not None else ""
     return (f"  {len(shown) - MOST_ROWS} more findings not listed{where} ("
             + ", ".join(f"{n} {rule}" for rule, n in counts.items())
-            + "); --format json lists every one")
+            + "); --format json lists every finding written")
 
 
 def render_all_rules(rows: list[RulesetVerdicts], width: int | None = None) -> str:

@@ -129,7 +129,8 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
     context, rule_findings = resolve(game, settings)
     findings.extend(rule_findings)
     main = game.main_line()
-    rep = replay(game, main, context.ruleset)
+    rep = replay(game, main, context.ruleset,
+                 most_findings=settings.limits.findings)
     if game.handicap_placement in (HandicapPlacement.ASSUMED, HandicapPlacement.CONVENTION):
         contradicted = _contradicted(game, rep, context.ruleset)
         if contradicted is not None:
@@ -137,7 +138,8 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
             findings = [f for f in findings
                         if f.extra.get("assumption") != "handicap placement"] + [contradicted]
             main = game.main_line()
-            rep = replay(game, main, context.ruleset)
+            rep = replay(game, main, context.ruleset,
+                 most_findings=settings.limits.findings)
     findings.extend(main.findings)
     findings.extend(rep.findings)
     lines_checked = 1
@@ -161,7 +163,8 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
                     "nodes=...)", extra={"limit": settings.limits.describe("nodes")}))
                 break
             lines_checked += 1
-            other = replay(game, line, context.ruleset)
+            other = replay(game, line, context.ruleset,
+                           most_findings=settings.limits.findings)
             for f in line.findings + other.findings:
                 key = (f.code.code, f.move, f.message)
                 if key in seen:

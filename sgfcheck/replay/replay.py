@@ -15,6 +15,7 @@ from sgfcheck import core
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.findings import Finding, Severity
+from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.points import Point, name_list, point_name, point_to_sgf
 from sgfcheck.records.lines import Line, Move, Setup
 from sgfcheck.records.record import GameRecord, HandicapPlacement
@@ -135,10 +136,13 @@ MoveVisitor = Callable[[int, list[int], list[int]], None]
 
 
 def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None,
-           visit: MoveVisitor | None = None) -> Replay:
+           visit: MoveVisitor | None = None,
+           most_findings: int = DEFAULT_LIMITS.findings) -> Replay:
     """Replay a line of a game under a ruleset, up to move ``upto`` (all moves by default).
     ``visit``: told of the position after every move, in one pass (the game page draws each
-    move from it); the pure replay does it, the compiled one has no such hook."""
+    move from it); the pure replay does it, the compiled one has no such hook.
+    ``most_findings``: the findings of the line written at most (``--limit findings``); the
+    rest are counted in one ``SGF035``."""
     # HA with the stones played as Black's first moves: those are not the same colour twice.
     free_handicap = game.handicap if game.handicap_placement is HandicapPlacement.PLAYED else 0
     request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
@@ -153,7 +157,8 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     board = (position if isinstance(position, Board)
              else Board.from_colours(game.width, game.height, position, done.hash))
     prisoners, passes, plays, setup = done.prisoners, done.passes, done.plays, done.setup
-    out = Replay(ruleset, board, _findings(done.notes, line, ruleset, game.width, game.height),
+    out = Replay(ruleset, board, _findings(done.notes, line, ruleset, game.width, game.height,
+                                           most_findings),
                  done.moves, {BLACK: prisoners[0], WHITE: prisoners[1]},
                  {BLACK: passes[0], WHITE: passes[1]}, {BLACK: plays[0], WHITE: plays[1]},
                  {BLACK: setup[0], WHITE: setup[1]},
@@ -179,11 +184,16 @@ def _composed(line: Line) -> bool:
 
 
 def _findings(notes: list[Note], line: Line, ruleset: Ruleset,
-              width: int, height: int) -> list[Finding]:
-    """The findings the notes of the replay loop stand for, in their order."""
+              width: int, height: int, most: int = DEFAULT_LIMITS.findings) -> list[Finding]:
+    """The findings the notes of the replay loop stand for, in their order: the first ``most``,
+    then one finding that counts the rest (a finding costs a kilobyte: 4 million of them, a
+    12 MB record of one move played again and again, took 5.6 GB)."""
     found: list[Finding] = []
     if not notes:
         return found
+    if len(notes) > most:
+        return _findings(notes[:most], line, ruleset, width, height, most) + [
+            _not_written(notes[most:], most, ruleset)]
     moves = dict(line.numbered_moves())
     for kind, move_no, a, stones in notes:
         if kind == N_SETUP_DEAD:
@@ -256,6 +266,26 @@ def _findings(notes: list[Note], line: Line, ruleset: Ruleset,
             _force(f)
         found.append(f)
     return found
+_KIND_RULE = {N_SETUP_DEAD: F.RUL_SETUP_DEAD, N_TURN_FIRST: F.SGF_TURN_ORDER,
+              N_TURN_TWICE: F.RUL_TURN, N_OFF_BOARD: F.RUL_OFF_BOARD,
+              N_AFTER_END: F.RUL_AFTER_END, N_OCCUPIED: F.RUL_OCCUPIED, N_SUICIDE: F.RUL_SUICIDE,
+              N_KO: F.RUL_KO, N_CYCLE: F.RUL_CYCLE}
+
+
+def _not_written(rest: list[Note], most: int, ruleset: Ruleset) -> Finding:
+    """The findings past the limit, counted by rule."""
+    counts: dict[str, int] = {}
+    for note in rest:
+        code = _KIND_RULE.get(note.kind) or _SUPERKO_CODE[ruleset.ko]
+        counts[code.rule] = counts.get(code.rule, 0) + 1
+    return Finding(
+        F.SGF_LIMIT, f"{len(rest)} more findings of this line past the first {most} are not "
+        f"written, from move {rest[0].move} on ("
+        + ", ".join(f"{n} {rule}" for rule, n in counts.items())
+        + "; raise it with --limit findings=...)", move=rest[0].move,
+        extra={"limit": f"findings={most}", "more": counts})
+
+
 def _passes_after_end(moves: list[int], ruleset: Ruleset) -> Finding:
     """Passes after two in a row (AGA's required last pass by White aside): the game had ended;
     they change nothing, and a record with thousands of them is not a game record."""
