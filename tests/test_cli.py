@@ -353,3 +353,18 @@ def test_one_meaning_per_option_and_the_old_spellings_for_one_release() -> None:
     assert rows("--compare", "chinese,japanese") == (["japanese", "chinese"], "")
     # The spellings of before the first release (--game-rules, a list in --rules) are gone.
     assert runner.invoke(app, ["score", path, "--game-rules", "aga"]).exit_code == 2
+
+
+def test_an_unreadable_input_is_said_on_standard_error() -> None:
+    """Issue 52: ``check nosuch.sgf >/dev/null`` printed nothing; the report stays on standard
+    output, a file that could not be read at all is an error on standard error (text)."""
+    for args in (["check", "nosuch-sgfcheck.sgf"], ["score", "nosuch-sgfcheck.sgf"],
+                 ["check", "nosuch-sgfcheck.sgf", str(FIXTURES / "ko.sgf")]):
+        result = runner.invoke(app, args)
+        assert "nosuch-sgfcheck.sgf: UNREADABLE - SGF001 cannot read the file" in result.stderr
+        assert "nosuch-sgfcheck.sgf" not in result.stdout
+    both = runner.invoke(app, ["check", "nosuch-sgfcheck.sgf", str(FIXTURES / "ko.sgf")])
+    assert both.exit_code == 1 and "ko.sgf game 1: ILLEGAL MOVES" in both.stdout
+    # JSON is data: the unreadable file is an object of the report, as before.
+    data = runner.invoke(app, ["check", "--format", "json", "nosuch-sgfcheck.sgf"])
+    assert json.loads(data.stdout)["readable"] is False and data.stderr == ""

@@ -247,7 +247,7 @@ def test_running_out_of_memory_on_one_file_is_a_finding(tmp_path: Path,
     for command in ("check", "score", "life"):
         result = run(command, str(tmp_path))
         assert result.exit_code == 1, (command, result.output)
-        said = " ".join(result.stdout.split())
+        said = " ".join(result.output.split())  # the unreadable file's line on stderr
         assert "a-huge.sgf: UNREADABLE" in said and "SGF035" in said
         assert "ran out of memory reading this file (a huge game tree?)" in said
         assert "b-fine.sgf game 1" in said and "Traceback" not in result.output

@@ -449,11 +449,15 @@ def _each_record(inputs: Iterable[LoadedFile | Skipped],
         games = len(loaded.games) if judged is None else min(len(loaded.games), judged)
         report = process(loaded, track.file_read(games))
         track.file_done()
-        if fmt.each is not None:
+        found = status(report)
+        if fmt.each is not None and found is ExitStatus.USAGE and fmt.name == "text":
+            # A file that could not be read at all (missing, binary, not a record): an error
+            # for the person at the terminal, not a line of the report.
+            say(fmt.render_each(report, style), err=True)
+        elif fmt.each is not None:
             show(fmt.render_each(report, style), fmt, sink)
         else:
             tally.reports.append(report)
-        found = status(report)
         if found is ExitStatus.USAGE:  # the file could not be read at all
             tally.unreadable += 1
         else:
