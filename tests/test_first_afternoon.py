@@ -257,3 +257,23 @@ def test_readme_names_every_extra_and_git_ignores_the_built_manual() -> None:
     for extra in ("`png`", "`parquet`", "`distributed`", "`docs`"):
         assert extra in extras, extra
     assert "site/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_a_refused_or_empty_batch_leaves_nothing_behind(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 52: an empty run wrote a 20-line summary, the report and its state, then exited
+    2; a Parquet report without pyarrow left its state behind."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    report = tmp_path / "e.jsonl"
+    result = run("batch", str(empty), "--out", str(report))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"sgfcheck: no record in the inputs: no file found in {empty}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # not installed
+    result = run("batch", str(FIXTURES / "capture.sgf"), "--out", str(tmp_path / "b.parquet"))
+    assert result.exit_code == 2
+    assert "a Parquet report needs pyarrow: pip install pyarrow" in result.stderr
+    assert "pip install -e '.[parquet]' in a checkout" in " ".join(result.stderr.split())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]

@@ -157,7 +157,9 @@ def batch(
     if part_format != "jsonl" and out_dir is None:
         raise usage_error("--part-format is the format of the parts of --out-dir DIR (a "
                           "Parquet report in one file: --out FILE.parquet)")
-    if part_format == "parquet":
+    report_path = out or resume
+    if part_format == "parquet" or (report_path is not None
+                                    and report_path.suffix.lower() == ".parquet"):
         from sgfcheck.run.parquet import ParquetUnavailable, require_pyarrow
 
         try:
@@ -183,6 +185,11 @@ def batch(
     problems = Problems() if html_page is not None else None
     progress, finish = batch_progress(inputs, quiet)
     stdin = sys.stdin if "-" in inputs else None
+    from sgfcheck.run.ledger import state_path
+
+    # What this run creates (not what an earlier run left): removed again if it read nothing.
+    made = [p for p in ((out, state_path(out)) if out is not None and resume is None else ())
+            if not p.exists()]
     try:
         if out_dir is not None:
             summary = write_parts(inputs, options, out_dir, part_size, parquet=part_format ==
@@ -205,6 +212,14 @@ def batch(
         raise usage_error(str(exc)) from None
     finish()
     columns = width(wide)
+    if not summary.files and not summary.skipped:
+        for path in made:  # an empty report and its state help nobody
+            path.unlink(missing_ok=True)
+        for problem in summary.problems:
+            typer.echo(wrap_line(f"not read: {terminal_text(problem)}", columns), err=True)
+        raise usage_error("no record in the inputs" + (
+            " (each input not read is named above)" if summary.input_problems
+            else ": no file found in " + ", ".join(inputs)))
     hints = [n for n in summary.notes if n.startswith("hint: ")]
     for note in summary.notes:
         if note not in hints:
@@ -223,10 +238,6 @@ def batch(
         write_page(formats.batch_html()(summary, problems.shown, problems.more), html_page)
     for line in _what_was_written(out or resume, html_page, pages):
         say(wrap_line(line, columns), err=True)
-    if not summary.files and not summary.skipped:
-        raise usage_error("no record in the inputs" + (
-            " (each input not read is named above)" if summary.input_problems
-            else ": no file found in " + ", ".join(inputs)))
     readable = summary.skipped or summary.files - summary.unreadable - summary.not_records
     raise typer.Exit(over_inputs(batch_status(summary, fail_on), readable))
 

@@ -33,8 +33,9 @@ def _pyarrow() -> Any:
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
     except ImportError:
-        raise ParquetUnavailable("a Parquet report needs pyarrow: pip install "
-                                 "'sgfcheck[parquet]'") from None
+        raise ParquetUnavailable("a Parquet report needs pyarrow: pip install pyarrow (the "
+                                 "'parquet' extra: pip install -e '.[parquet]' in a checkout, "
+                                 "pip install 'sgfcheck[parquet]' from a package)") from None
     return pa, pq
 
 
