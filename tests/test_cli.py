@@ -368,3 +368,17 @@ def test_an_unreadable_input_is_said_on_standard_error() -> None:
     # JSON is data: the unreadable file is an object of the report, as before.
     data = runner.invoke(app, ["check", "--format", "json", "nosuch-sgfcheck.sgf"])
     assert json.loads(data.stdout)["readable"] is False and data.stderr == ""
+
+
+def test_score_of_several_games_ends_with_one_line_a_game() -> None:
+    """Issue 52: ``score`` of a folder printed hundreds of lines and no closing summary."""
+    files = [str(FIXTURES / n) for n in ("seki.sgf", "ko.sgf", "unfinished.sgf")]
+    result = runner.invoke(app, ["score", "--engine", "none", "--wide", *files])
+    tail = result.stdout.splitlines()[-4:]
+    assert tail == [
+        "3 games, one line each:",
+        f"{files[0]} game 1: MATCH RE[B+3.5], counted B+3.5 (japanese, komi 0.5)",
+        f"{files[1]} game 1: NOT SCORED no RE, counted W+3.5 (japanese, komi 6.5)",
+        f"{files[2]} game 1: UNVERIFIABLE RE[W+10.5], counted W+9.5 (japanese, komi 0.5)"]
+    one = runner.invoke(app, ["score", "--engine", "none", files[0]])
+    assert "one line each" not in one.stdout  # one game: its answer is the first line already

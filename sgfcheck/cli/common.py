@@ -395,6 +395,13 @@ def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet:
             raise usage_error("no record in the inputs" + (
                 f" ({tally.skipped} file(s) skipped, each said above)" if tally.skipped
                 else ": no file found in " + ", ".join(files)))
+        games = len(tally.brief)
+        if games > 1:  # the answers together, one line a game
+            from sgfcheck.output.text import wrap_line
+
+            show("\n".join(["", f"{games} games, one line each:",
+                            *(wrap_line(line, style.width) for line in tally.brief)]),
+                 fmt, sink)
         if fmt.whole is not None:
             text = fmt.render_whole(tally.reports, style)
             if sink is None:
@@ -424,6 +431,8 @@ class _Tally:
     unreadable: int = 0
     reports: list[Any] = field(default_factory=list)
     """Each record's report (of the command's own kind)."""
+    brief: list[str] = field(default_factory=list)
+    """One line a game, for the closing list."""
 
 
 def _each_record(inputs: Iterable[LoadedFile | Skipped],
@@ -456,6 +465,7 @@ def _each_record(inputs: Iterable[LoadedFile | Skipped],
             say(fmt.render_each(report, style), err=True)
         elif fmt.each is not None:
             show(fmt.render_each(report, style), fmt, sink)
+            tally.brief.extend(fmt.render_brief(report))
         else:
             tally.reports.append(report)
         if found is ExitStatus.USAGE:  # the file could not be read at all

@@ -52,6 +52,8 @@ Whole = Callable[[Sequence[R]], str]
 """Every report of the run, rendered at the end (one document)."""
 Skipped = Callable[[str, str], str]
 """A file that is not a record (its name, why), said in the output."""
+Brief = Callable[[R], list[str]]
+"""One line per game of a file's report, for the closing list of a run of several games."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,9 @@ class OutputFormat(Generic[R]):
     safe: bool = False
     """The format escapes control characters itself (JSON): printed as it is; text is made
     safe for a terminal when printed."""
+    brief: Callable[[], Brief[R]] | None = None
+    """Loads the one line a game of the closing list (text: where a run has several games, it
+    ends with one line a game, the answers together); None: no closing list."""
 
     def render_each(self, report: R, style: Style) -> str:
         assert self.each is not None
@@ -77,6 +82,9 @@ class OutputFormat(Generic[R]):
     def render_whole(self, reports: Sequence[R], style: Style) -> str:
         assert self.whole is not None
         return self.whole()(reports)
+
+    def render_brief(self, report: R) -> list[str]:
+        return [] if self.brief is None else self.brief()(report)
 
     def render_skipped(self, name: str, reason: str) -> str | None:
         return None if self.skipped is None else self.skipped()(name, reason)
@@ -107,6 +115,12 @@ def _score_text() -> Each[FileScore]:
     from sgfcheck.output.scores import render_score_text
 
     return lambda report, style: render_score_text(report, markdown=False, width=style.width)
+
+
+def _score_brief() -> Brief[FileScore]:
+    from sgfcheck.output.scores import brief_lines
+
+    return brief_lines
 
 
 def _score_markdown() -> Each[FileScore]:
@@ -168,7 +182,7 @@ FORMATS: dict[str, dict[str, OutputFormat[Any]]] = {
     },
     "score": {
         "text": OutputFormat["FileScore"]("text", "tables for people", each=_score_text,
-                                          skipped=_skipped_text),
+                                          skipped=_skipped_text, brief=_score_brief),
         "json": OutputFormat["FileScore"]("json", "one JSON object per file, one per line",
                                           each=_score_json, skipped=_skipped_json, safe=True),
         "csv": OutputFormat["FileScore"]("csv", "one row per ruleset and colour",

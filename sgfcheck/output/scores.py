@@ -227,6 +227,26 @@ def _resting_on(rc: ResultCheck, source: Source | None) -> str:
         _BASIS_WORDS[rc.basis]
 
 
+def brief_lines(report: FileScore) -> list[str]:
+    """One line a game: where it is, the verdict on RE and the count it rests on (the closing
+    list of ``score`` over several games)."""
+    out = []
+    for game in report.games:
+        where = f"{visible(report.path)} game {game.check.game.index + 1}"
+        rc = game.result_check
+        if game.error or rc is None:
+            out.append(f"{where}: not scored" + (f" ({game.error})" if game.error else ""))
+            continue
+        raw = game.check.result.raw
+        recorded = f"RE[{raw}]" if raw is not None else "no RE"
+        line = f"{where}: {rc.status.value.upper().replace('-', ' ')} {recorded}"
+        if game.scores:
+            row = game.scores[game.reading_row]
+            line += f", counted {row.result_text} ({row.ruleset.name}, komi {row.ruleset.komi:g})"
+        out.append(line)
+    return out
+
+
 def answer_line(game: GameScore) -> str:
     """The answer first, in one line: the recorded result, the count under the reading that
     decided (ruleset and komi named, the conventions that reading rests on spelled out), the
