@@ -382,3 +382,29 @@ def test_score_of_several_games_ends_with_one_line_a_game() -> None:
         f"{files[2]} game 1: UNVERIFIABLE RE[W+10.5], counted W+9.5 (japanese, komi 0.5)"]
     one = runner.invoke(app, ["score", "--engine", "none", files[0]])
     assert "one line each" not in one.stdout  # one game: its answer is the first line already
+
+
+def test_usage_errors_are_one_line_in_one_style_with_the_near_spelling() -> None:
+    """Issue 52: ``--dead-stones magic`` was a boxed panel, ``--rules chinees`` a one-liner, and
+    neither suggested the near spelling."""
+    seki = str(FIXTURES / "seki.sgf")
+    cases = {
+        ("--dead-stones", "estimat"): "sgfcheck: --dead-stones: 'estimat' is not one of 'auto', "
+        "'markup', 'estimate', 'benson', 'gnugo', 'katago', 'none' (did you mean estimate?); "
+        "sgfcheck score --help",
+        ("--engine", "kata"): "sgfcheck: --engine: 'kata' is not one of 'auto', 'none', 'gnugo', "
+        "'katago' (did you mean katago?); sgfcheck score --help",
+        ("--rules", "chinees"): "sgfcheck: unknown ruleset 'chinees' (did you mean chinese?); "
+        "known: tromp-taylor, chinese, japanese, korean, aga, bga, ing, new-zealand, wmsg, "
+        "stone-scoring",
+        ("--formt", "json"): "sgfcheck: No such option: --formt (Possible options: --format, "
+        "--komi); sgfcheck score --help",
+    }
+    for args, said in cases.items():
+        result = runner.invoke(app, ["score", seki, *args])
+        assert result.exit_code == 2, args
+        assert result.stdout == "" and result.stderr == said + "\n", args
+    unknown = runner.invoke(app, ["scroe", seki])
+    assert unknown.exit_code == 2
+    assert unknown.stderr == ("sgfcheck: No such command 'scroe' (did you mean score?); "
+                              "sgfcheck --help\n")

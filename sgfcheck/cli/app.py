@@ -54,12 +54,72 @@ class Commands(TyperGroup):
             option.display_type_rich = _no_type  # type: ignore[method-assign]
         return option
 
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **kwargs: Any) -> Any:
+        """As Typer's, but a usage error (an unknown option, a bad value) is said in one line on
+        standard error in sgfcheck's own style (:func:`_one_line_error`), as the errors sgfcheck
+        finds itself are, not in a boxed panel."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **kwargs)
+        try:
+            done = super().main(args, prog_name, complete_var, False, **kwargs)
+        except Exception as exc:
+            # Typer's own copy of Click's exceptions: known by what they carry, not their class.
+            if type(exc).__name__ == "Abort":
+                typer.echo("Aborted!", err=True)
+                sys.exit(ExitStatus.INTERRUPTED)
+            if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+                raise
+            _one_line_error(exc)
+            sys.exit(exc.exit_code)
+        sys.exit(done if isinstance(done, int) else 0)
+
     def get_command(self, ctx: Any, name: str) -> Any:
         module = COMMANDS.get(name)
         if module is None:
             return None
         return _plain_placeholders(typer.main.get_command(importlib.import_module(module).app),
                                    ctx)
+
+
+def usage_line(exc: Any) -> str:
+    """A Click usage error in one line: what is wrong, the near spelling of a bad choice, and
+    where help is (``--dead-stones: 'magic' is not one of ...; sgfcheck score --help``)."""
+    import difflib
+    import re
+
+    message = exc.format_message()
+    param = getattr(exc, "param", None)
+    if param is not None and type(exc).__name__ == "BadParameter":
+        name = (getattr(param, "opts", None) or [param.name])[0]
+        # "Invalid value for '--engine' (env var: 'SGFCHECK_ENGINE'): Value error, ...".
+        said = re.sub(r"^Invalid value for '[^']*'( \(env var: '[^']*'\))?: ", "", message)
+        message = f"{name}: " + said.removeprefix("Value error, ")
+        # "'magic' is not one of 'auto', 'markup', ...": the value, then the choices.
+        given, *choices = re.findall(r"'([^']*)'", message) or [""]
+        near = difflib.get_close_matches(given, choices, n=1, cutoff=0.5) if choices else []
+        if near:
+            message = message.rstrip(".") + f" (did you mean {near[0]}?)"
+    command = re.match(r"No such command '([^']*)'", message)
+    if command is not None and "did you mean" not in message.lower():
+        near = difflib.get_close_matches(command.group(1), list(COMMANDS), n=1, cutoff=0.6)
+        if near:
+            message = message.rstrip(".") + f" (did you mean {near[0]}?)"
+    ctx = getattr(exc, "ctx", None)
+    path = " ".join(["sgfcheck", *ctx.command_path.split()[1:]]) if ctx is not None else ""
+    where = f"; {path} --help" if ctx is not None else ""
+    return message.rstrip(".") + where
+
+
+def _one_line_error(exc: Any) -> None:
+    """Typer's printer of usage errors, replaced: one line on standard error in sgfcheck's own
+    style (``sgfcheck: ...``), as the errors sgfcheck finds itself are, not a boxed panel."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # the help was shown: nothing to add
+        return
+    from sgfcheck.cli.common import say
+
+    say(f"sgfcheck: {usage_line(exc)}", err=True)
 
 
 def _plain_placeholders(command: Any, ctx: Any) -> Any:

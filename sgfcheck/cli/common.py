@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
@@ -353,17 +354,21 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                process: Callable[[LoadedFile, Callable[[], None] | None], Report],
                fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
                output: Path | None = None,
-               judged: int | None = None, engine_timeout: float = 0.0) -> ExitStatus:
+               judged: int | None = None, engine_timeout: float | None = None) -> ExitStatus:
     """Each record processed by the library (with progress), rendered as the format says (to
     standard output, or all of it to ``output``), each skipped file said; the exit status.
     ``judged``: the games of a file the command judges at most (``--limit judged``), as the
-    progress counts them. ``engine_timeout``: the seconds the engines may take over the whole
-    command (``--timeout``; 0: no bound); what they took is said on standard error at the end.
+    progress counts them. ``engine_timeout``: for a command that judges, the seconds the
+    engines may take over the whole command (``--timeout``; 0: no bound), what they took said on
+    standard error at the end; None for one that does not (nothing of the judges is loaded).
 
     One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
     record in the inputs, or none of them readable), else 1 when something was found (an
     unreadable file or a path that is not there among records read, or the command's own
     findings), else 3 when a result could not be decided (``score``), else 0."""
+    if engine_timeout is None:
+        return _each_input(files, inputs, quiet, process, fmt, style, status, output, judged,
+                           None)
     from sgfcheck.judge.clock import USE
 
     before = USE.copy()
@@ -381,14 +386,12 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
 def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: bool,
                 process: Callable[[LoadedFile, Callable[[], None] | None], Report],
                 fmt: OutputFormat, style: Style, status: Callable[[Report], ExitStatus],
-                output: Path | None, judged: int | None, engine_timeout: float) -> ExitStatus:
-    from sgfcheck.judge.clock import bounded, watching
-
+                output: Path | None, judged: int | None,
+                engine_timeout: float | None) -> ExitStatus:
     sink = None if output is None else FileSink(output)
     track = _Tracker(files, quiet)
     try:
-        with bounded(engine_timeout, f"--timeout {engine_timeout:g}"), \
-                watching(track.engine_asked):
+        with _engine_time(engine_timeout, track):
             tally = _each_record(inputs, process, fmt, style, status, sink, track, judged)
         track.bar.close()
         if not tally.read:
@@ -417,6 +420,19 @@ def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet:
     finally:
         track.bar.close()
     return over_inputs(tally.worst, tally.done, tally.unreadable + tally.skipped)
+
+
+def _engine_time(seconds: float | None, track: _Tracker) -> AbstractContextManager[Any]:
+    """The whole command's bound on engine time, the progress display told when an engine is
+    asked; nothing for a command that does not judge."""
+    if seconds is None:
+        return nullcontext()
+    from sgfcheck.judge.clock import bounded, watching
+
+    both = ExitStack()
+    both.enter_context(bounded(seconds, f"--timeout {seconds:g}"))
+    both.enter_context(watching(track.engine_asked))
+    return both
 
 
 @dataclass

@@ -4,6 +4,7 @@ preset names and aliases, ``preset:param=value`` strings, and KataGo's rule stri
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import replace
 from enum import Enum
@@ -166,8 +167,10 @@ def parse_rules_string(text: str) -> Ruleset:
     try:
         base = preset(name)
     except KeyError:
+        near = difflib.get_close_matches(name.lower(), list(PRESETS), n=1, cutoff=0.6)
         raise ValueError(
-            f"unknown ruleset {name!r}; known: {', '.join(PRESETS)}"
+            f"unknown ruleset {name!r}" + (f" (did you mean {near[0]}?)" if near else "")
+            + f"; known: {', '.join(PRESETS)}"
         ) from None
     changes: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in params.split(","))):
