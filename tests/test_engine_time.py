@@ -13,6 +13,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -108,9 +109,13 @@ def test_a_query_past_its_bound_is_terminated_and_the_engine_kept(tmp_path: Path
                 TimeSpent, match="KataGo's answer not waited for"):
             engine.ownership(Board(9, 9), BLACK, 6.5, territory=False)
         assert engine.alive  # stopped searching, not killed: the next file asks it again
+        log = Path(env["SGFCHECK_KATAGO"] + ".log")
+        for _ in range(600):  # the stand-in writes down what it was sent as it reads it
+            if log.exists() and len(log.read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.05)
         engine.close()
-        sent = [json.loads(line) for line in
-                Path(env["SGFCHECK_KATAGO"] + ".log").read_text().splitlines()]
+        sent = [json.loads(line) for line in log.read_text().splitlines()]
         assert sent[0]["id"] == "1" and sent[0]["maxVisits"] == 1
         assert sent[1] == {"id": "2", "action": "terminate", "terminateId": "1"}
     finally:
