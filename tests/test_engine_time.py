@@ -243,3 +243,53 @@ def test_the_real_katago_within_a_batch_file_bound(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     refused = sum(1 for row in rows for f in row["findings"] if f["code"] == "LIF003")
     assert refused == engine["refused"]
+
+
+# --- the log says which game an engine is judging ----------------------------------------------
+
+
+def test_a_worker_says_which_game_an_engine_judges(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import queue
+
+    from sgfcheck.records.items import WorkItem
+    from sgfcheck.run import batch
+
+    for name, value in fake_katago(tmp_path, NEVER_READY).items():
+        monkeypatch.setenv(name, value)
+    record = hostile_file(tmp_path / "hostile.sgf", games=2)
+    news: queue.Queue[str] = queue.Queue()
+    monkeypatch.setattr(batch, "_news", news)
+    options = batch.BatchOptions.of(dead_stones="katago", limits=DEFAULT_LIMITS.with_specs(
+        ["engine-file=0.5"]))
+    outcome = batch.process_item(WorkItem(str(record)), options)
+    assert outcome.engine.refused == 3 and outcome.engine.games == 0
+    said = [news.get_nowait() for _ in range(news.qsize())]
+    assert said == [f"KataGo judging {record} game {n} of 3" for n in (1, 2, 3)] + [""]
+
+
+def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgfcheck.cli.common import batch_progress, log_line
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.run.batch import EngineNews
+
+    summary = Summary(files=393, games=800, elapsed=40.0, engine_games=6, engine_seconds=14.9,
+                      engine_refused=12)
+    said = "KataGo judging a.sgf game 3 of 20"
+    assert log_line(summary, said) == (
+        "sgfcheck batch: 393 files, 800 games, 20 games/s; engines: 6 position(s) in 14.9 s, "
+        "12 not asked; KataGo judging a.sgf game 3 of 20")
+    monkeypatch.setattr(EngineNews, "latest", said)
+    monkeypatch.setattr("sgfcheck.cli.common.showing", lambda quiet: False)
+    progress, finish = batch_progress(["in/"], quiet=False, every=0.2)
+    progress(summary)  # one file done; then none for a while
+    try:
+        for _ in range(200):
+            if capsys.readouterr().err.count(said) >= 1:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the log said nothing while the file took long")
+    finally:
+        finish()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
@@ -602,29 +603,76 @@ class _Tracker:
         self.bar.update(done, f"{shown_name(engine)} judging {unit} {done + 1}{waiting}")
 
 
-def batch_progress(inputs: list[str], quiet: bool
+def batch_progress(inputs: list[str], quiet: bool, every: float = 10.0
                    ) -> tuple[Callable[[Summary], None], Callable[[], None]]:
     """A progress bar over the records on a terminal (their total counted first where that is
-    cheap), plain log lines every 10 s otherwise; nothing with ``--quiet``."""
+    cheap), plain log lines every ``every`` seconds otherwise (also while a file takes long);
+    nothing with ``--quiet``. Both name the game an engine is judging, where one is."""
+    if quiet:
+        return lambda summary: None, lambda: None
+    seen: list[Summary | None] = [None]
+    stop = threading.Event()
     if showing(quiet):
         from sgfcheck.records.inputs import count_records
 
         bar = ProgressBar("files", count_records(inputs), True)
 
         def update(summary: Summary) -> None:
+            seen[0] = summary
             bar.update(summary.files, f"{summary.games} games")
 
-        return update, bar.close
+        def show_news() -> None:
+            news = _engine_news()
+            if news and seen[0] is not None:
+                bar.update(seen[0].files, news)
+
+        def close() -> None:
+            stop.set()
+            bar.close()
+
+        threading.Thread(target=_ticking, args=(stop, 1.0, show_news), daemon=True).start()
+        return update, close
     last = [time.monotonic()]
+    from sgfcheck.output.summary import Summary
 
-    def log(summary: Summary) -> None:
+    seen[0] = Summary()  # before the first file is done: nothing yet, said all the same
+
+    def log(summary: Summary | None = None, *, now_anyway: bool = False) -> None:
+        if summary is not None:
+            seen[0] = summary
         now = time.monotonic()
-        if not quiet and now - last[0] >= 10:
+        if seen[0] is not None and (now_anyway or now - last[0] >= every):
             last[0] = now
-            print(f"sgfcheck batch: {summary.files} files, {summary.games} games, "
-                  f"{summary.games_per_second:.0f} games/s", file=sys.stderr, flush=True)
+            print(log_line(seen[0], _engine_news()), file=sys.stderr, flush=True)
 
-    return log, lambda: None
+    def tick() -> None:  # a file that takes long: said all the same
+        if time.monotonic() - last[0] >= every:
+            log(now_anyway=True)
+
+    threading.Thread(target=_ticking, args=(stop, every / 4, tick), daemon=True).start()
+    return log, stop.set
+
+
+def log_line(summary: Summary, news: str | None) -> str:
+    """A line of ``batch``'s log: files, games and speed so far, what the engines took, and
+    the game an engine is judging now."""
+    line = (f"sgfcheck batch: {summary.files} files, {summary.games} games, "
+            f"{summary.games_per_second:.0f} games/s")
+    if summary.engine_games or summary.engine_refused:
+        line += (f"; engines: {summary.engine_games} position(s) in "
+                 f"{summary.engine_seconds:.1f} s, {summary.engine_refused} not asked")
+    return line + (f"; {news}" if news else "")
+
+
+def _engine_news() -> str | None:
+    from sgfcheck.run.batch import EngineNews
+
+    return EngineNews.latest
+
+
+def _ticking(stop: threading.Event, seconds: float, tick: Callable[[], None]) -> None:
+    while not stop.wait(seconds):
+        tick()
 
 
 # --- formats ----------------------------------------------------------------------------------

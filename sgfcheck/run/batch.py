@@ -44,7 +44,7 @@ from pebble import ProcessExpired
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
-from sgfcheck.judge.clock import USE, EngineUse, bounded
+from sgfcheck.judge.clock import USE, EngineUse, bounded, shown_name, watching
 from sgfcheck.limits import Limits, cap_memory
 from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
@@ -167,13 +167,17 @@ def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
 # --- work (runs in the workers) ----------------------------------------------------------------
 
 _options = BatchOptions()
+_news: Any = None
+"""In a worker of a local run: where it says which game an engine is judging (a queue the
+main process reads: :class:`EngineNews`)."""
 _worker_alarm = False
 """In a worker process started by the batch: SIGALRM is sgfcheck's for good."""
 
 
-def init_worker(options: BatchOptions) -> None:
-    global _options
+def init_worker(options: BatchOptions, news: Any = None) -> None:
+    global _options, _news
     _options = options
+    _news = news
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process handles Ctrl-C
     cap_memory(options.limits.memory)
     # A forked worker inherits the exit handlers of the process that started the batch (a
@@ -295,9 +299,22 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     made = ROWS[kind.value]
     before = USE.copy()
     # The engines get half the file's time limit at most: the check and the count the rest.
-    with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"):
-        scored_file = score_loaded(loaded, settings,
+    games_done = [0]
+
+    def told(engine: str) -> None:  # the main process's log names the game being judged
+        if _news is not None:
+            _news.put(f"{shown_name(engine)} judging {name} game {games_done[0] + 1} of "
+                      f"{len(loaded.games)}")
+
+    def on_game() -> None:
+        games_done[0] += 1
+
+    with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"), \
+            watching(told):
+        scored_file = score_loaded(loaded, settings, on_game,
                                    compare=made.compares or bool(options.pages))
+    if _news is not None and USE.games + USE.refused > before.games + before.refused:
+        _news.put("")  # no engine judging any more
     used = USE.since(before)
     checked = scored_file.check
     rows: list[Row] = []
@@ -383,11 +400,46 @@ Runner = Callable[[Iterable[Work], BatchOptions], Iterator[FileOutcome]]
 def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutcome]:
     """Process items with ``options.jobs`` worker processes (at least one: the main process only
     walks and writes), yielding outcomes in input order. Never raises for a file."""
-    with local_pool(options.jobs, init_worker, options) as pool:
+    with EngineNews.listening() as news, local_pool(options.jobs, init_worker, options,
+                                                    news) as pool:
         executor = PoolExecutor(pool, _process_chunk, jobs_of(options.jobs) * IN_FLIGHT_PER_JOB)
         for outcomes in in_order(chunks(items, options.chunk), executor, options.timeout,
                                  lambda chunk, exc: _lost(chunk, exc, options)):
             yield from outcomes
+
+
+class EngineNews:
+    """What the workers of a local run say while an engine judges (``KataGo judging x.sgf game
+    3 of 20``), for the progress display and the log: :attr:`latest`, read by the main process
+    while it waits for a file."""
+
+    latest: str | None = None
+
+    @classmethod
+    @contextmanager
+    def listening(cls) -> Iterator[Any]:
+        """A queue the workers write to (None where workers do not share it: not forked), read
+        by a thread of the main process until the run ends."""
+        if sys.platform == "win32":
+            yield None
+            return
+        news = multiprocessing.get_context("fork").SimpleQueue()
+
+        def read() -> None:
+            while True:
+                said = news.get()
+                if said is None:
+                    return
+                cls.latest = said
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            yield news
+        finally:
+            news.put(None)
+            reader.join(timeout=5)
+            cls.latest = None
 
 
 def _lost(chunk: Chunk, exc: BaseException, options: BatchOptions) -> list[FileOutcome] | None:
