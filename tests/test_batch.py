@@ -404,3 +404,35 @@ def test_a_run_left_to_markup_hints_at_the_estimate_when_results_want_it() -> No
         assert "hint:" not in result.output
     seki = runner.invoke(app, ["batch", str(FIXTURES / "seki.sgf"), "--fail-on", "never"])
     assert "hint:" not in seki.output  # a finished game: nothing wanted
+
+
+def test_a_game_in_two_encodings_stays_a_pair_beside_a_zip_of_its_folder(tmp_path: Path) -> None:
+    """Issue 52: on the folder alone the UTF-16 and UTF-8 copies of one game are a same-game
+    group; batched with a zip of the folder, every file had an identical copy and the group
+    disappeared. Two records that are only copies of one file stay out of same-game groups."""
+    import zipfile
+
+    folder = tmp_path / "enc"
+    folder.mkdir()
+    text = sgf(random_game(seed=3), extra="PB[Honinbo]C[comment]")
+    (folder / "utf16.sgf").write_bytes(text.replace("(;", "(;CA[UTF-16]", 1).encode("utf-16"))
+    (folder / "utf8bom.sgf").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    (folder / "copy-a.sgf").write_text(sgf(random_game(seed=9)))
+    shutil.copy(folder / "copy-a.sgf", folder / "copy-b.sgf")
+    archive = tmp_path / "enc.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for name in ("utf16.sgf", "utf8bom.sgf"):
+            z.write(folder / name, name)
+    dups = tmp_path / "dups.json"
+    result = runner.invoke(app, ["batch", str(folder), str(archive), "--duplicates", str(dups)])
+    assert result.exit_code == 0, result.output
+    groups = json.loads(dups.read_text())
+
+    def short(label: str) -> str:
+        return label.split("#")[0].replace(str(tmp_path) + "/", "")
+
+    assert [[short(x) for x in g] for g in groups["identical_files"]] == [
+        ["enc/copy-a.sgf", "enc/copy-b.sgf"], ["enc/utf16.sgf", "enc.zip:utf16.sgf"],
+        ["enc/utf8bom.sgf", "enc.zip:utf8bom.sgf"]]
+    assert [[short(x) for x in g] for g in groups["same_games"]] == [
+        ["enc/utf16.sgf", "enc/utf8bom.sgf", "enc.zip:utf16.sgf", "enc.zip:utf8bom.sgf"]]

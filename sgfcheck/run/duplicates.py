@@ -55,12 +55,17 @@ class DuplicateIndex:
 
     def run_groups(self) -> tuple[list[list[str]], list[list[str]]]:
         """A batch's duplicates: identical files (key kind ``file``), and the same game in
-        several records (kind ``game``, labels ``file#game``) unless every one of those records
-        is among the identical files already."""
+        several records (kind ``game``, labels ``file#game``) unless those records are all
+        copies of one file (one group of identical files says it already). Records of the
+        game in two encodings stay a group when each is also copied (a folder and a zip of
+        it)."""
         identical_files = self.groups("file")
-        identical = {label for group in identical_files for label in group}
-        same_games = [g for g in self.groups("game")
-                      if not all(x.rsplit("#", 1)[0] in identical for x in g)]
+        group_of = {label: n for n, group in enumerate(identical_files) for label in group}
+        same_games = []
+        for group in self.groups("game"):
+            files = {x.rsplit("#", 1)[0] for x in group}
+            if len({group_of.get(f, f) for f in files}) > 1:
+                same_games.append(group)
         return identical_files, same_games
 
     def close(self) -> None:
