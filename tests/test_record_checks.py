@@ -353,3 +353,41 @@ def test_the_answer_of_a_resigned_game_still_gives_the_count() -> None:
     answer = " ".join(result.output.splitlines()[1:3]).split()
     assert " ".join(answer).startswith(
         "answer: RE[W+R], not scored: the game ended by resign; the count gives ")
+
+
+def test_text_before_the_games_is_skipped_not_taken_for_prose() -> None:
+    """Issue 52 (libsgfcplusplus' compressed-point-list.sgf: 868 characters of text, then two
+    games): more than 200 characters before the first game made the file prose."""
+    from sgfcheck.replay.check import check_bytes
+
+    for junk in (201, 2000):
+        report = check_bytes(b"x" * junk + b"\n(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9];B[cc])", "p.sgf")
+        assert len(report.games) == 2
+        assert [(f.code.code, f.message) for f in report.findings] == [
+            ("SGF006", f"{junk + 1} bytes of text before the first game were ignored")]
+    # A text that only mentions a game is still prose (this project's README holds none; a
+    # letter quoting one does).
+    letter = b"Dear friend, " * 40 + b"the record was (;GM[1]SZ[9];B[ee]) as I recall; " * 2 \
+        + b"with my best wishes " * 30
+    (why,) = check_bytes(letter, "letter.sgf").findings
+    assert why.code.code == "SGF003" and why.message.startswith("not a game record: prose (")
+
+
+def test_nuls_in_a_value_do_not_make_a_collection_wide_or_binary() -> None:
+    """Issue 52 (SGFC's mixed-encoding.sgf: five games, one comment in UTF-16LE): the NULs of
+    one value made the file UTF-16 (then 'no SGF game found'), or binary."""
+    from sgfcheck.replay.check import check_bytes
+
+    one = check_bytes(b"(;GM[1]SZ[9]C[" + b"a\0" * 16 + b"];B[ee])", "m.sgf")
+    assert one.loaded.encoding == "ascii" and len(one.games) == 1
+    assert one.games[0].replay is not None and one.games[0].replay.moves == 1
+    utf16 = "(;CA[UTF-16LE]C[hall\u00f6 D\u00dc\u00df]".encode("utf-16-le") + b")"
+    many = b"\r\n".join([b"(;FF[4]C[" + b"a\0" * 20 + b"])", utf16[:-1] + b")",
+                         b"(;FF[4]CA[ISO-8859-15]C[hall\xf6])", b"(;C[text])",
+                         b"(;FF[4]GM[1]SZ[9];B[ee])"])
+    report = check_bytes(many, "mixed.sgf")
+    assert not report.unreadable and len(report.games) >= 4
+    assert report.games[-1].replay is not None and report.games[-1].replay.moves == 1
+    # A real UTF-16 record without a byte-order mark is still read as one.
+    wide = check_bytes("(;GM[1]SZ[9];B[ee])".encode("utf-16-le"), "w.sgf")
+    assert wide.loaded.encoding == "utf-16-le" and len(wide.games) == 1

@@ -101,7 +101,7 @@ def _looks_wide(raw: bytes) -> str | None:
     """UTF-32 or UTF-16 without a BOM: ASCII text then has three NULs in every four bytes, or
     one in every two."""
     head = raw[:400]
-    if len(head) < 8:
+    if len(head) < 8 or _narrow_start(head):
         return None
     quarter = len(head) // 4
     lanes = [head[i::4].count(0) for i in range(4)]
@@ -117,6 +117,14 @@ def _looks_wide(raw: bytes) -> str | None:
     if even_nuls > 0.4 * half and odd_nuls < 0.05 * half:
         return "utf-16-be"
     return None
+
+
+def _narrow_start(head: bytes) -> bool:
+    """The record starts as a game does in one byte a character (``(`` then no NUL): what NULs
+    come later are the content's (a UTF-16 comment pasted into a UTF-8 collection), not its
+    encoding's."""
+    start = head.lstrip(b" \t\r\n")
+    return len(start) >= 2 and start[0] == 0x28 and start[1] != 0
 
 
 def _detect(raw: bytes) -> str | None:

@@ -9,7 +9,9 @@ collection of damaged games.
 - Prose: once every property (``ID[value]``) and the tree's own punctuation are taken away, what
   is left of an SGF record is little (a few words before the first game at most); of a README or
   a letter it is most of the file. A file that starts as a game does (``(`` or ``;``) is not
-  weighed so: that costs half a millisecond a file, as much as parsing it.
+  weighed so: that costs half a millisecond a file, as much as parsing it. Prose followed by
+  games (a description before a collection) is not prose: what follows the first ``(;`` is
+  weighed again, and where it is a record the reading skips the text before it.
 """
 
 from __future__ import annotations
@@ -56,16 +58,34 @@ def not_a_record(raw: bytes) -> str | None:
             return f"binary content ({what})"
     if head.startswith(_TEXT_BOMS) or _wide_text(head):
         return None
+    if head.lstrip(b" \t\r\n").startswith(b"(;"):
+        # It starts as a game does: whatever follows is the syntax's business (values in
+        # several encodings, a UTF-16 comment among them, hold NULs a record may carry).
+        return None
     controls = len(head) - len(head.translate(None, _CONTROL))  # one pass, not one per byte
     if controls > max(CONTROL_LEAST, len(head) // 50):
         return "binary content (control bytes that no text holds)"
     if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith((b"(", b";")):
         return None  # it starts as a game does: whatever follows is the syntax's business
-    left = _STRUCTURE.sub(b"", _outside_properties(head))
-    visible = len(_STRUCTURE.sub(b"", head))
-    if len(left) > PROSE_LEAST and len(left) > PROSE_SHARE * visible:
-        return f"prose ({len(left)} of its {visible} characters stand outside any property)"
+    if _prose(head):
+        game = _GAME_START.search(head)
+        if game is None or _prose(head[game.start():]):
+            left = _STRUCTURE.sub(b"", _outside_properties(head))
+            visible = len(_STRUCTURE.sub(b"", head))
+            return f"prose ({len(left)} of its {visible} characters stand outside any property)"
+        # Text before a game (a description, a mail's header): the reading skips it (SGF006).
     return None
+
+
+_GAME_START = re.compile(rb"\(\s*;")
+
+
+def _prose(text: bytes) -> bool:
+    """Most of the text, and more than :data:`PROSE_LEAST` characters, outside every
+    property."""
+    left = _STRUCTURE.sub(b"", _outside_properties(text))
+    visible = len(_STRUCTURE.sub(b"", text))
+    return len(left) > PROSE_LEAST and len(left) > PROSE_SHARE * visible
 
 
 def _outside_properties(head: bytes) -> bytes:
@@ -91,7 +111,8 @@ def _outside_properties(head: bytes) -> bytes:
 def _wide_text(head: bytes) -> bool:
     """UTF-16 or UTF-32 text without a byte-order mark: a NUL beside every ASCII byte."""
     sample = head[:400]
-    if len(sample) < 8:
-        return False
+    start = sample.lstrip(b" \t\r\n")
+    if len(sample) < 8 or (len(start) >= 2 and start[0] == 0x28 and start[1] != 0):
+        return False  # "(" then no NUL: a record in one byte a character
     even, odd = sample[0::2], sample[1::2]
     return even.count(0) > 0.4 * len(even) or odd.count(0) > 0.4 * len(odd)
