@@ -280,6 +280,10 @@ def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFix
     assert log_line(summary, said) == (
         "sgfcheck batch: 393 files, 800 games, 20 games/s; engines: 6 position(s) in 14.9 s, "
         "12 not asked; KataGo judging a.sgf game 3 of 20")
+    # With the total known: of how many, and the time left at the speed so far.
+    assert log_line(summary, None, 2471) == (
+        "sgfcheck batch: 393 of 2471 files, 800 games, 20 games/s, about 4 min left; engines: "
+        "6 position(s) in 14.9 s, 12 not asked")
     monkeypatch.setattr(EngineNews, "latest", said)
     monkeypatch.setattr("sgfcheck.cli.common.showing", lambda quiet: False)
     progress, finish = batch_progress(["in/"], quiet=False, every=0.2)

@@ -249,3 +249,21 @@ def test_the_legend_names_every_mark_and_leaves_the_board_alone() -> None:
     assert "blue ring: a point of a group in seki, counted for nobody" in texts
     assert len(texts) == 7
     assert float(legend.get("height", 0)) > float(board.get("height", 0))
+
+
+def test_a_diagram_standing_alone_has_its_caption_under_the_board() -> None:
+    """Issue 52: the PNG had no caption (ruleset, count, move); the title was only a tooltip."""
+    import re
+
+    result = runner.invoke(app, ["diagram", str(FIXTURES / "seki.sgf"), "--engine", "none"])
+    caption = re.findall(r'<g class="caption">(.*?)</g>', result.stdout, re.S)
+    assert len(caption) == 1
+    lines = re.findall(r">([^<]*)</text>", caption[0])
+    assert " ".join(lines) == "japanese: B+3.5, after move 2, dead stones: estimate"
+    illegal = runner.invoke(app, ["diagram", str(FIXTURES / "ko.sgf"), "--illegal"]).stdout
+    (said,) = re.findall(r'<g class="caption">(.*?)</g>', illegal, re.S)
+    assert " ".join(re.findall(r">([^<]*)</text>", said)) == \
+        "move 2: Black C4, simple ko (RUL004)"
+    # Boards in pages have their caption beside them already: none drawn there.
+    game = score_file(FIXTURES / "seki.sgf").games[0]
+    assert 'class="caption"' not in render_svg(scored_picture(game, game.scores[0]))

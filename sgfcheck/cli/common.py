@@ -634,7 +634,9 @@ def batch_progress(inputs: list[str], quiet: bool, every: float = 10.0
         return update, close
     last = [time.monotonic()]
     from sgfcheck.output.summary import Summary
+    from sgfcheck.records.inputs import count_records
 
+    total = count_records(inputs)  # None where counting would cost reading (a tar)
     seen[0] = Summary()  # before the first file is done: nothing yet, said all the same
 
     def log(summary: Summary | None = None, *, now_anyway: bool = False) -> None:
@@ -643,7 +645,7 @@ def batch_progress(inputs: list[str], quiet: bool, every: float = 10.0
         now = time.monotonic()
         if seen[0] is not None and (now_anyway or now - last[0] >= every):
             last[0] = now
-            print(log_line(seen[0], _engine_news()), file=sys.stderr, flush=True)
+            print(log_line(seen[0], _engine_news(), total), file=sys.stderr, flush=True)
 
     def tick() -> None:  # a file that takes long: said all the same
         if time.monotonic() - last[0] >= every:
@@ -653,15 +655,29 @@ def batch_progress(inputs: list[str], quiet: bool, every: float = 10.0
     return log, stop.set
 
 
-def log_line(summary: Summary, news: str | None) -> str:
-    """A line of ``batch``'s log: files, games and speed so far, what the engines took, and
-    the game an engine is judging now."""
-    line = (f"sgfcheck batch: {summary.files} files, {summary.games} games, "
-            f"{summary.games_per_second:.0f} games/s")
+def log_line(summary: Summary, news: str | None, total: int | None = None) -> str:
+    """A line of ``batch``'s log: files (of how many, and the time left, where the total is
+    known), games and speed so far, what the engines took, and the game an engine is judging
+    now."""
+    files = f"{summary.files} of {total} files" if total else f"{summary.files} files"
+    line = f"sgfcheck batch: {files}, {summary.games} games, " \
+        f"{summary.games_per_second:.0f} games/s"
+    if total and summary.files and summary.elapsed:
+        left = summary.elapsed / summary.files * max(0, total - summary.files)
+        line += f", about {_duration(left)} left"
     if summary.engine_games or summary.engine_refused:
         line += (f"; engines: {summary.engine_games} position(s) in "
                  f"{summary.engine_seconds:.1f} s, {summary.engine_refused} not asked")
     return line + (f"; {news}" if news else "")
+
+
+def _duration(seconds: float) -> str:
+    """``40 s``, ``12 min``, ``3.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _engine_news() -> str | None:

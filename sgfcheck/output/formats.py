@@ -288,10 +288,11 @@ def view_html() -> Callable[[str, GameReport, GameScore, Story], str]:
 
 
 def diagram_svg() -> Callable[[Picture, bool], str]:
-    """``diagram``: a picture as SVG (with its legend or not)."""
+    """``diagram``: a picture as SVG (with its legend or not), its caption under the board
+    (the ruleset and count, or the move: a picture that stands alone, a PNG above all)."""
     from sgfcheck.output.svg import render_svg
 
-    return lambda picture, legend: render_svg(picture, legend=legend)
+    return lambda picture, legend: render_svg(picture, legend=legend, caption=True)
 
 
 def diagram_png() -> Callable[[str], bytes]:

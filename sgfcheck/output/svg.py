@@ -43,6 +43,7 @@ STYLE = """
 .goban .illegal circle{fill:none;stroke:#d01010;stroke-width:2.5;stroke-dasharray:4 3}
 .goban .illegal path{stroke:#d01010;stroke-width:3}
 .goban .legend text{font:11px sans-serif;fill:#3a2a10;dominant-baseline:central}
+.goban .caption text{font:12px sans-serif;fill:#3a2a10;dominant-baseline:central}
 """
 """The default look; pages that hold several boards write it once and draw with ``style=False``."""
 
@@ -128,15 +129,20 @@ LEGEND_ENTRIES = (
 
 
 def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
-               legend: bool = False) -> str:
+               legend: bool = False, caption: bool = False) -> str:
     """The picture as an SVG document fragment (``<svg>`` element, with its namespace);
-    ``legend``: with the meaning of every mark under the board."""
+    ``legend``: with the meaning of every mark under the board; ``caption``: with its title
+    (the ruleset and count, or the move) written under the board, for a picture that stands
+    alone (a PNG has no tooltip)."""
     w, h = picture.width, picture.height
     margin = CELL * 1.25
     width = (w - 1) * CELL + 2 * margin
-    board_height = (h - 1) * CELL + 2 * margin
     row = CELL * 0.9
-    height = board_height + (len(LEGEND_ENTRIES) * row + CELL * 0.5 if legend else 0)
+    lines = _caption_lines(visible(picture.title), width) if caption and picture.title else []
+    board_height = (h - 1) * CELL + 2 * margin
+    caption_height = len(lines) * row + (CELL * 0.3 if lines else 0)
+    height = board_height + caption_height + (
+        len(LEGEND_ENTRIES) * row + CELL * 0.5 if legend else 0)
     if legend:  # room for the longest meaning (11 px sans-serif: about 6.3 px a character)
         width = max(width, margin + CELL + 6.3 * max(len(t) for _, t in LEGEND_ENTRIES))
 
@@ -229,10 +235,23 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
                    f'data-point="{name(index)}"><circle cx="{cx}" cy="{cy}" r="{radius}"/>'
                    f'<path d="M{_n(fx - d)} {_n(fy - d)}L{_n(fx + d)} {_n(fy + d)}'
                    f'M{_n(fx + d)} {_n(fy - d)}L{_n(fx - d)} {_n(fy + d)}"/></g>')
+    if lines:
+        out.append('<g class="caption">')
+        out.extend(f'<text x="{_n(margin / 2.4)}" y="{_n(board_height + row * (n + 0.5))}">'
+                   f"{escape(line, quote=False)}</text>" for n, line in enumerate(lines))
+        out.append("</g>")
     if legend:
-        out.extend(_legend(margin, board_height, row))
+        out.extend(_legend(margin, board_height + caption_height, row))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _caption_lines(text: str, width: float) -> list[str]:
+    """The caption broken into lines that fit the picture's width (12 px sans-serif: about
+    6.8 px a character)."""
+    import textwrap
+
+    return textwrap.wrap(text, max(20, int(width / 6.8))) or [text]
 
 
 def _legend(left: float, top: float, row: float) -> list[str]:
