@@ -316,3 +316,19 @@ def test_coordinates_stand_clear_of_the_stones_and_match_the_point_names(
     assert columns[-1] == "BB"
     opened.page.keyboard.press("End")
     assert opened.page.locator("#move").inner_text() == "Move 1: Black AB52"  # SGF "Aa"
+
+
+def test_the_step_buttons_and_the_count_table_are_above_the_fold(browser: Any,
+                                                                  tmp_path: Path) -> None:
+    """Issue 52: at 1000 px the step buttons and the count table sat below the fold; the board
+    leaves room for the heading, the answer and the controls."""
+    record = KGS_300 if KGS_300.exists() else FIXTURES / "seki.sgf"
+    path = page_of(record, tmp_path)
+    for height in (700, 800, 1000):
+        page = browser.new_page(viewport={"width": 1000, "height": height})
+        page.goto(path.resolve().as_uri())
+        for selector in (".controls button", "#presets", "table"):
+            for box in (e.bounding_box() for e in page.locator(selector).all()):
+                if box is not None:
+                    assert box["y"] + box["height"] <= height, (height, selector)
+        page.close()

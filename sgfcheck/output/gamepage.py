@@ -231,10 +231,10 @@ STYLE = """
 body{font:15px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;padding:8px;color:#1b1b1b}
 h1{font-size:1.2em;margin:.2em 0}
 .file{margin:0 0 .4em;color:#555;overflow-wrap:anywhere}
-main{display:grid;grid-template-columns:minmax(0,min(100vw,calc(100vh - 150px))) minmax(260px,1fr);
+main{display:grid;grid-template-columns:minmax(0,min(100vw,calc(100vh - 290px))) minmax(260px,1fr);
 gap:12px;align-items:start}
 @media (max-width:800px){main{grid-template-columns:1fr}}
-#board svg{width:100%;height:auto;display:block;max-height:calc(100vh - 120px)}
+#board svg{width:100%;height:auto;display:block;max-height:calc(100vh - 290px)}
 .controls{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
 .controls button{font:inherit;min-width:2.4em;padding:4px 8px}
 #slider{flex:1;min-width:120px}
