@@ -230,3 +230,49 @@ def test_aga_territory_with_pass_stones_equals_area_with_n_minus_1(seed: int,
     territory = count(pos, rep, AGA, g.game.handicap)
     area = count(pos, rep, aga_area, g.game.handicap)
     assert territory.margin == area.margin, (territory.contributions, area.contributions)
+
+
+# KataGo's rules test GroupTaxSekiScoring (cpp/tests/testrules.cpp): a real seki at F9 and J6
+# (White's one-eyed groups and Black's H8-J9 share H9 and J8), three open dame at E3, F3, G3.
+TAX_SEKI_ROWS = """
+.x.xo.o.x
+...xooox.
+.xxxxxxoo
+xoooooxo.
+xo.o.oxoo
+xoooooxxx
+xxxo...oo
+.xxxoooo.
+.x.xo.o.o
+"""
+
+
+def _tax_seki_record(fill: str = "") -> bytes:
+    rows = TAX_SEKI_ROWS.split()
+    letters = "abcdefghi"
+    black = [letters[c] + letters[r] for r, row in enumerate(rows) for c, ch in enumerate(row)
+             if ch == "x"]
+    white = [letters[c] + letters[r] for r, row in enumerate(rows) for c, ch in enumerate(row)
+             if ch == "o"] + ([fill[i:i + 2] for i in range(0, len(fill), 2)])
+    return ("(;GM[1]FF[4]SZ[9]KM[0.5]RU[Japanese]AB" + "".join(f"[{p}]" for p in black)
+            + "AW" + "".join(f"[{p}]" for p in white) + ";B[];W[])").encode()
+
+
+def test_katagos_group_tax_seki_position_as_the_japanese_rules_count_it() -> None:
+    """docs/rulesets.md, tax=seki: eyes of groups in seki are nobody's, and a group with eyes
+    of its own is alive whatever dame lie beside it. Black: A9 C9 A8 B8 C8 A7 and A2 A1 C1 (9);
+    White: C5 E5 F1 H1 J2 (5), F9 and J6 in seki; komi 0.5: B+3.5. Area without tax: Black 27
+    stones + 9, White 33 stones + 7 + 0.5: W+4.5 (KataGo: W+4.5). With the dame E3, F3, G3
+    filled by White the territory count stays B+3.5 and White's area grows by 3: W+7.5."""
+    from sgfcheck.scoring.adjudicate import score_bytes
+    from sgfcheck.settings import Settings
+
+    settings = Settings(alive=True, engine="none",  # type: ignore[arg-type]
+                        compare=("japanese", "chinese"))
+    for fill, area in (("", "W+4.5"), ("egfggg", "W+7.5")):
+        (game,) = score_bytes(_tax_seki_record(fill), "tax.sgf", settings).games
+        japanese, chinese = game.scores
+        assert japanese.result_text == "B+3.5" and chinese.result_text == area, fill
+        board = game.position.board
+        seki = game.position.seki_empty
+        assert sorted(board.name(p) for p in seki[BLACK] + seki[WHITE]) == ["F9", "J6"]
