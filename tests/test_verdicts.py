@@ -323,3 +323,33 @@ def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
     if status == "unverifiable":
         assert rc.reason.startswith("the game stopped far from a finished position (93% of the "
                                     "board still open to both colours)")
+
+
+def test_every_verdict_says_why_with_a_stable_code() -> None:
+    """Issue 49: every verdict on RE carries a reason code (``result_check.code``), the one the
+    rule that decided it names, listed on the manual's findings page."""
+    from sgfcheck.scoring.result_check import REASONS
+
+    expected = {"seki.sgf": ("match", "RES101"),  # B+3.5 counted exactly
+                "open-boundary-9x9.sgf": ("match", "RES104"),  # in the band, winner throughout
+                "unfinished.sgf": ("unverifiable", "RES127"),  # in the band, not the solved count
+                "fox-komi-zero-falsified.sgf": ("mismatch", "RES112"),  # outside every band
+                "ko.sgf": ("not-scored", "RES142")}  # no RE
+    for name, (status, code) in expected.items():
+        (game,) = score_file(FIXTURES / name, Settings(engine="none")).games  # type: ignore[arg-type]
+        assert game.result_check is not None
+        assert (game.result_check.status.value, game.result_check.code) == (status, code), name
+        assert REASONS[code].startswith(status.replace("-", " "))
+    manual = (FIXTURES.parent / "docs" / "findings.md").read_text(encoding="utf-8")
+    for code in REASONS:
+        assert f"| {code} |" in manual, code
+    files = sorted(FIXTURES.glob("*.sgf"))
+    if CORPUS.exists():
+        files += sorted((CORPUS / "pro19").rglob("*.sgf"))[::60]
+    codes: dict[str, int] = {}
+    for path in files:
+        for game in score_file(path, Settings(engine="none")).games:  # type: ignore[arg-type]
+            if game.result_check is not None:
+                assert game.result_check.code in REASONS, (path, game.result_check)
+                codes[game.result_check.code] = codes.get(game.result_check.code, 0) + 1
+    assert len(codes) >= 5

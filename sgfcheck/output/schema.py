@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.result_check import ResultCheck
 
-SCHEMA_VERSION = "2.5"
+SCHEMA_VERSION = "2.6"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -244,7 +244,8 @@ def finish_dict(finish: Finish, board: Board) -> JSON:
 def result_check_dict(check: ResultCheck, board: Board | None = None,
                       row: int | None = None) -> JSON:
     """A result check; ``row``: the index in ``scores`` of the row the verdict rests on."""
-    return {"status": check.status.value, "reason": check.reason, "computed": check.computed,
+    return {"status": check.status.value, "code": check.code or None, "reason": check.reason,
+            "computed": check.computed,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,
             "least_confidence": check.least_confidence, "reading": check.reading,

@@ -115,6 +115,38 @@ def least_confidence(dead: DeadStones) -> float | None:
     return min(decided) if decided else None
 
 
+REASONS: dict[str, str] = {
+    "RES101": "match: the count gives the recorded result exactly",
+    "RES102": "match: the solved count (the last open points played out) gives the recorded "
+              "result",
+    "RES103": "match: the count gives the recorded winner (RE without a margin, or the winner "
+              "alone confirmed)",
+    "RES104": "match: the recorded result lies in the count's band, which gives its winner "
+              "throughout",
+    "RES111": "mismatch: no reading and no way of the doubtful chains gives the recorded result",
+    "RES112": "mismatch: the recorded result lies outside the count's band under every reading",
+    "RES121": "unverifiable: no dead-stone information, and the game did not end with two passes",
+    "RES122": "unverifiable: the game stopped far from a finished position",
+    "RES123": "unverifiable: no dead-stone information (every stone counted alive)",
+    "RES124": "unverifiable: the winner depends on chains the estimate could not decide",
+    "RES125": "unverifiable: the winner depends on the reading, and RE has no margin",
+    "RES126": "unverifiable: not a firm disagreement, the recorded winner comes out under other "
+              "plausible readings",
+    "RES127": "unverifiable: RE lies in the count's band but is not the solved count",
+    "RES128": "unverifiable: RE lies in the count's band, which does not decide it",
+    "RES129": "unverifiable: RE lies just outside the band of a game that did not end with two "
+              "passes (too close to call)",
+    "RES130": "unverifiable: the margin lies outside the band of a stopped record whose margin "
+              "may come from a count it does not hold, or from its units",
+    "RES131": "unverifiable: the komi is unknown",
+    "RES132": "unverifiable: the disagreement rests on an assumption about the record",
+    "RES141": "not scored: the game ended by resignation, time or forfeit",
+    "RES142": "not scored: no recorded score",
+}
+"""Every reason a verdict on RE is reached for: its stable code (``result_check.code`` in the
+JSON) and what it means (the manual's findings page lists them)."""
+
+
 @dataclass(frozen=True)
 class ResultCheck:
     """The verdict on RE, built once by :func:`check_result` and never changed after (a later
@@ -141,6 +173,8 @@ class ResultCheck:
     assumptions: tuple[Finding, ...] = ()
     finish: Finish | None = None
     """The solved line the verdict rests on (the last open points played out), if any."""
+    code: str = ""
+    """Why the verdict is what it is, as a stable code (:data:`REASONS`)."""
 
 
 @dataclass
@@ -160,11 +194,18 @@ class _Draft:
     band: Band | None = None
     assumptions: list[Finding] = field(default_factory=list)
     finish: Finish | None = None
+    code: str = ""
+
+    def decide(self, status: CheckStatus, code: str) -> None:
+        """The verdict and the reason's code, together."""
+        assert REASONS[code].startswith(status.value.replace("-", " ")), code
+        self.status, self.code = status, code
 
     def frozen(self) -> ResultCheck:
         return ResultCheck(self.status, self.reason, self.computed, self.recorded, self.delta,
                            self.basis, self.finished, self.least_confidence, self.reading,
-                           self.reproduced, self.band, tuple(self.assumptions), self.finish)
+                           self.reproduced, self.band, tuple(self.assumptions), self.finish,
+                           self.code)
 
 
 @dataclass(frozen=True)
@@ -223,7 +264,7 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     if not doubts:
         return checked.frozen()
     if checked.status is CheckStatus.MISMATCH:
-        checked.status = CheckStatus.UNVERIFIABLE
+        checked.decide(CheckStatus.UNVERIFIABLE, "RES132")
         checked.reason += ("; but the count rests on an assumption about the record, not on "
                            "the record: " + "; ".join(d.message for d in doubts))
         if any(d.code is F.RES_KOMI_CONVENTION for d in doubts):
@@ -241,9 +282,11 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     out = _Draft(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis,
                       finished=final, least_confidence=least_confidence(dead))
     if result.kind in _NOT_PLAYED_OUT:
+        out.decide(CheckStatus.NOT_SCORED, "RES141")
         out.reason = f"the game ended by {result.kind}"
         return out
     if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
+        out.decide(CheckStatus.NOT_SCORED, "RES142")
         out.reason = f"no recorded score ({result.note or result.kind})"
         return out
     out.computed = base.result_text
@@ -251,7 +294,7 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     if komi_unknown is not None:
         return _komi_needed(out, result, base, komi_unknown)
     if dead.assumed and not final:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES121")
         out.reason = "no dead-stone information and the game did not end with two passes"
         return out
     winner_only = result.kind is ResultKind.WIN
@@ -302,7 +345,7 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
             if hit is not None:
                 return _match(out, hit, result, margin_or_winner, [])
     if far:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES122")
         out.delta = None if recorded is None else base.margin - recorded
         out.reason = (f"the game stopped far from a finished position ({open_share:.0%} of the "
                       f"board still open to both colours): its count ({base.result_text}, "
@@ -337,29 +380,29 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
                  f"{result.raw}" + ("" if out.delta is None else f" ({out.delta:+g} for Black)")
     agreeing = [o for o in possible if o.score.winner == wanted]
     if dead.assumed:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES123")
         out.reason += ("; no dead-stone information: every stone was counted alive, and dead "
                        "stones may still be on the board")
     elif len({o.score.winner for o in own}) > 1:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES124")
         names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
         out.reason = f"the winner depends on chains the estimate could not decide ({names})"
     elif recorded is None and len({o.score.winner for o in possible}) > 1:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES125")
         shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in possible[:4])
         out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has no "
                       "margin to tell them apart")
         for o in possible:
             out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
     elif soft and agreeing:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES126")
         shown = "; ".join(f"{_where(o)}: {o.score.result_text}" for o in agreeing[:4])
         out.reason += (f"; not a firm disagreement ({why}): the recorded winner comes out under "
                        f"other plausible readings ({shown})")
         for o in agreeing[:4]:
             out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
     else:
-        out.status = CheckStatus.MISMATCH
+        out.decide(CheckStatus.MISMATCH, "RES111")
         if any(o.way != AS_JUDGED for o in possible):
             out.reason += "; whichever way the doubtful chains go"
         if len(by_reading) > 1:
@@ -398,7 +441,7 @@ def _solved_verdict(out: _Draft, result: Result, possible: list[Outcome],
     first = inside[0]
     assert first.band is not None and first.finish is not None
     show = name or str
-    out.status = CheckStatus.UNVERIFIABLE
+    out.decide(CheckStatus.UNVERIFIABLE, "RES127")
     out.computed = first.score.result_text
     out.reading = first.reading.label
     out.band = first.band
@@ -504,7 +547,7 @@ def _check_bands(out: _Draft, result: Result,
     if recorded is None and len({b.decided_winner for _, b in items}) > 1:
         # A winner alone: the readings of a convention (komi 0, 6.5 or 7.5) must all give it.
         shown = "; ".join(f"{r.label}: {band_text(b, show, 3)}" for r, b in items[:4])
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES125")
         out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has "
                       "no margin to tell them apart")
         for r, _ in items:
@@ -512,7 +555,7 @@ def _check_bands(out: _Draft, result: Result,
         return out
     for label, (reading, band) in zip(labels, items, strict=True):
         if decides(label, band):
-            out.status = CheckStatus.MATCH
+            out.decide(CheckStatus.MATCH, "RES104" if recorded is not None else "RES103")
             out.band = band
             out.reading = reading.label
             out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
@@ -545,13 +588,13 @@ def _check_bands(out: _Draft, result: Result,
         (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
     confirmed = want is not None and all(b.decided_winner == want for _, b in wide)
     if any(fits(b) for _, b in wide):
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES128")
         out.reason = (f"RE[{result.raw}] lies in the count's band but the band does not decide "
                       f"it ({shown}; the estimate's less sure decisions turned too); the open "
                       "points and unsettled chains decide it: the players' markup or an engine "
                       "(--engine katago) would settle them")
     elif not final and distance is not None and distance <= UNFINISHED_SLACK:
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES129")
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                       f"{result.raw}: {distance:g} point(s) outside the count's band ({shown}); "
                       f"the game did not end with two passes, and a stopped game may still hold "
@@ -562,7 +605,7 @@ def _check_bands(out: _Draft, result: Result,
         # A stopped record whose winner the band confirms, with a margin the position does
         # not give: the margin may come from a count the record does not hold. Where the band
         # leaves the winner open as well, nothing in the position supports RE: a mismatch.
-        out.status = CheckStatus.UNVERIFIABLE
+        out.decide(CheckStatus.UNVERIFIABLE, "RES130")
         winner = ("the winner agrees" if confirmed else
                   "the recorded winner wins part of the band")
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
@@ -579,7 +622,7 @@ def _check_bands(out: _Draft, result: Result,
                            "hold (moves not recorded, a server's count at resignation): not "
                            "called a mismatch")
     else:
-        out.status = CheckStatus.MISMATCH
+        out.decide(CheckStatus.MISMATCH, "RES112")
         what = (f"the recorded result lies {distance:g} point(s) outside"
                 if distance is not None else "the other colour wins throughout")
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
@@ -610,7 +653,7 @@ def _sealed_band(wide: Band) -> bool:
 def _komi_needed(out: _Draft, result: Result, base: Score, why: str) -> _Draft:
     """The komi is unknown: the count (made without komi) cannot confirm or contradict RE, but
     it says what komi RE would need."""
-    out.status = CheckStatus.UNVERIFIABLE
+    out.decide(CheckStatus.UNVERIFIABLE, "RES131")
     out.reading = f"{base.ruleset.name} without komi"
     out.reason = (f"the komi is unknown ({why}): the count before komi gives "
                   f"{base.result_text}; RE[{result.raw}] would need {_komi_need(result, base)}")
@@ -643,7 +686,8 @@ def _readings(outcomes: list[Outcome]) -> str:
 def _match(out: _Draft, hit: Outcome, result: Result, reproduced: str,
            notes: list[Finding]) -> _Draft:
     reading = hit.reading
-    out.status = CheckStatus.MATCH
+    out.decide(CheckStatus.MATCH, {"margin": "RES101", "solved": "RES102"}.get(reproduced,
+                                                                              "RES103"))
     out.computed = hit.score.result_text
     out.reading = reading.label
     out.reproduced = reproduced
