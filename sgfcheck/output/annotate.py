@@ -28,7 +28,7 @@ from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.version import VERSION
 
 MARKER = f"--- sgfcheck {VERSION} ---"

@@ -26,7 +26,7 @@ from sgfcheck.output.svg import STYLE, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.version import VERSION
 
 PAGE_STYLE = """

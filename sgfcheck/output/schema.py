@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.life import ChainStatus
     from sgfcheck.scoring.owners import PointOwners
     from sgfcheck.scoring.position import Position
-    from sgfcheck.scoring.result_check import ResultCheck
+    from sgfcheck.scoring.verdict import ResultCheck
 
 SCHEMA_VERSION = "2.6"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every

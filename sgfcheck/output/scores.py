@@ -25,7 +25,7 @@ from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.owners import PointOwners
-from sgfcheck.scoring.result_check import Basis, CheckStatus, ResultCheck
+from sgfcheck.scoring.verdict import Basis, CheckStatus, ResultCheck
 from sgfcheck.status import Source, Status
 
 # --- scores ------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ from sgfcheck.run.executor import (
 from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, score_loaded
-from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 

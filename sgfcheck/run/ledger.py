@@ -26,7 +26,7 @@ from sgfcheck.output.html import ProblemGame
 from sgfcheck.output.schema import SCHEMA_VERSION
 from sgfcheck.run.batch import FileOutcome, GameFacts
 from sgfcheck.run.reportfile import ReportKind
-from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.settings import Settings, differences
 from sgfcheck.version import VERSION
 

@@ -44,7 +44,7 @@ from sgfcheck.run.reportfile import (
     read_done,
     written_key,
 )
-from sgfcheck.scoring.result_check import Basis, CheckStatus
+from sgfcheck.scoring.verdict import Basis, CheckStatus
 from sgfcheck.settings import DeadStoneChoice
 
 if TYPE_CHECKING:
