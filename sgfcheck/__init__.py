@@ -46,16 +46,9 @@ if TYPE_CHECKING:
     from sgfcheck.findings import Code, Finding, Severity
     from sgfcheck.limits import Limits
     from sgfcheck.replay.check import FileReport, GameReport, check_bytes, check_file
-    from sgfcheck.scoring.adjudicate import (
-        FileLife,
-        FileScore,
-        GameLife,
-        GameScore,
-        life_bytes,
-        life_file,
-        score_bytes,
-        score_file,
-    )
+    from sgfcheck.scoring.adjudicate import score_bytes, score_file
+    from sgfcheck.scoring.gamescore import FileScore, GameScore
+    from sgfcheck.scoring.lifefile import FileLife, GameLife, life_bytes, life_file
     from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 __version__ = VERSION
@@ -67,9 +60,9 @@ _WHERE = {
     "EngineName": "sgfcheck.settings",
     "FileReport": "sgfcheck.replay.check", "GameReport": "sgfcheck.replay.check",
     "check_bytes": "sgfcheck.replay.check", "check_file": "sgfcheck.replay.check",
-    "FileLife": "sgfcheck.scoring.adjudicate", "FileScore": "sgfcheck.scoring.adjudicate",
-    "GameLife": "sgfcheck.scoring.adjudicate", "GameScore": "sgfcheck.scoring.adjudicate",
-    "life_bytes": "sgfcheck.scoring.adjudicate", "life_file": "sgfcheck.scoring.adjudicate",
+    "FileLife": "sgfcheck.scoring.lifefile", "FileScore": "sgfcheck.scoring.gamescore",
+    "GameLife": "sgfcheck.scoring.lifefile", "GameScore": "sgfcheck.scoring.gamescore",
+    "life_bytes": "sgfcheck.scoring.lifefile", "life_file": "sgfcheck.scoring.lifefile",
     "score_bytes": "sgfcheck.scoring.adjudicate", "score_file": "sgfcheck.scoring.adjudicate",
 }
 

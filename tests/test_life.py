@@ -13,7 +13,7 @@ from sgfcheck.records.record import load_file
 from sgfcheck.replay.board import BLACK, WHITE
 from sgfcheck.replay.replay import replay
 from sgfcheck.rules.presets import JAPANESE
-from sgfcheck.scoring.adjudicate import life_file
+from sgfcheck.scoring.lifefile import life_file
 from sgfcheck.settings import Settings
 
 

@@ -27,7 +27,8 @@ from sgfcheck.strenum import StrEnum
 if TYPE_CHECKING:
     from sgfcheck.output.summary import Summary
     from sgfcheck.replay.check import FileReport
-    from sgfcheck.scoring.adjudicate import FileLife, FileScore
+    from sgfcheck.scoring.gamescore import FileScore
+    from sgfcheck.scoring.lifefile import FileLife
 
 
 class ExitStatus(IntEnum):

@@ -74,7 +74,7 @@ def life(
     settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
                         engine=engine, encoding=encoding, limits=limits)
     from sgfcheck.cli.exits import life_status
-    from sgfcheck.scoring.adjudicate import life_loaded
+    from sgfcheck.scoring.lifefile import life_loaded
 
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: life_loaded(loaded, settings, on_game),

@@ -26,8 +26,8 @@ from sgfcheck.findings import Finding
 from sgfcheck.output.scores import basis_text, row_names
 from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
-from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.conventions import Reading
+from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.version import VERSION
 

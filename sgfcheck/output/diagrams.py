@@ -16,8 +16,8 @@ from sgfcheck.output.svg import Picture
 from sgfcheck.records.lines import Line
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.scenes import Scene
-from sgfcheck.scoring.adjudicate import GameScore
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.gamescore import GameScore
 
 
 def stones_of(board: Board) -> dict[int, Colour]:

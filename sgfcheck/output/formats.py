@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from sgfcheck.replay.check import FileReport, GameReport
     from sgfcheck.replay.story import Story
     from sgfcheck.rules.ruleset import Ruleset
-    from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameScore
+    from sgfcheck.scoring.gamescore import FileScore, GameScore
+    from sgfcheck.scoring.lifefile import FileLife
 
 R = TypeVar("R")
 

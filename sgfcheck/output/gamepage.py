@@ -30,7 +30,7 @@ from sgfcheck.records.lines import Move, Node
 from sgfcheck.replay.check import GameReport
 from sgfcheck.replay.story import Story
 from sgfcheck.rules.presets import PRESETS
-from sgfcheck.scoring.adjudicate import GameScore
+from sgfcheck.scoring.gamescore import GameScore
 from sgfcheck.version import VERSION
 
 OWN = "the game's rules"

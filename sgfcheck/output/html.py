@@ -24,8 +24,8 @@ from sgfcheck.output.scores import (
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import STYLE, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
-from sgfcheck.scoring.adjudicate import FileScore, GameScore
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.version import VERSION
 

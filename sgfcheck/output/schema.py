@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from sgfcheck.replay.board import Board
     from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
     from sgfcheck.rules.ruleset import Ruleset
-    from sgfcheck.scoring.adjudicate import FileLife, FileScore, GameLife, GameScore
     from sgfcheck.scoring.band import Band
     from sgfcheck.scoring.count import Score, Side
     from sgfcheck.scoring.finish import Finish
+    from sgfcheck.scoring.gamescore import FileScore, GameScore
     from sgfcheck.scoring.life import ChainStatus
+    from sgfcheck.scoring.lifefile import FileLife, GameLife
     from sgfcheck.scoring.owners import PointOwners
     from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.verdict import ResultCheck

@@ -11,12 +11,12 @@ differences (:mod:`sgfcheck.scoring.explain`) and check RE (:mod:`sgfcheck.scori
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
-from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.colour import BLACK, Colour
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
@@ -32,13 +32,10 @@ from sgfcheck.records.record import (
     load_file,
 )
 from sgfcheck.records.results import Result
-from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import (
     FileReport,
     GameReport,
-    Verdict,
     check_loaded,
-    verdict_of,
 )
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
@@ -52,12 +49,11 @@ from sgfcheck.scoring.conventions import (
     readings,
     server_readings,
 )
-from sgfcheck.scoring.count import CountedPoints, Score, counted_points
+from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.counts import Counts, Solving
 from sgfcheck.scoring.explain import explain, marks_against_referee
-from sgfcheck.scoring.finish import Finish, Objective, finished_position, objective_of
-from sgfcheck.scoring.life import ChainStatus, chain_statuses, mutual_seki
-from sgfcheck.scoring.owners import PointOwners, point_owners
+from sgfcheck.scoring.gamescore import FileScore, GameScore
+from sgfcheck.scoring.owners import point_owners
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
@@ -101,129 +97,6 @@ def judge_position(report: GameReport, settings: Settings) -> Judged:
     except ValueError as exc:
         return Judged(error=str(exc))
     return Judged(rep, dead)
-
-
-@dataclass
-class _Worked:
-    """What a game's result works out only when first asked, kept with it (a frozen
-    :class:`GameScore` and the copies :func:`dataclasses.replace` makes of it share one)."""
-
-    ways: list[tuple[str, Position]] | None = None
-    """The positions of the ways the unsettled chains may go."""
-    counts: Counts | None = None
-    """The counts of the position as judged (each ruleset's solved line, worked out once)."""
-    counted: dict[tuple[Ruleset, bool], CountedPoints] = field(default_factory=dict)
-    seki: set[int] | None = None
-    finished: dict[Objective, Position] = field(default_factory=dict)
-    """The position at the end of each objective's solved line (what a solved row counts)."""
-
-
-@dataclass(frozen=True)
-class GameScore:
-    """One game counted under its own ruleset and the rows asked for, and the verdict on its
-    RE: built once by :func:`score_game`, never changed after."""
-
-    check: GameReport
-    dead: DeadStones | None = None
-    position: Position | None = None
-    scores: list[Score] = field(default_factory=list)
-    bands: list[Band | None] = field(default_factory=list)
-    """Each row's band (on a judgement of the position: the estimate, an engine, a game not
-    ended by two passes), aligned with ``scores``; None on a firm basis."""
-    explanations: list[str] = field(default_factory=list)
-    result_check: ResultCheck | None = None
-    readings: list[Reading] = field(default_factory=list)
-    """The record's own reading and those its convention allows (the territory marks' reading
-    is added when the result check weighs them all)."""
-    readings_fixed: bool = False
-    """The user chose the rules, the komi or the move: the record's own reading only."""
-    outcomes: list[Outcome] = field(default_factory=list)
-    """The counts the result check weighed: each reading, each way the doubtful chains go
-    (empty when the own reading as judged gave the result at once)."""
-    doubts: list[Finding] = field(default_factory=list)
-    """What the count assumes about the record itself (``RES008``)."""
-    conventions: list[Finding] = field(default_factory=list)
-    """What the count reads from the record's source's conventions, cited (``RES010``)."""
-    komi_unknown: str | None = None
-    """Why the record's komi is unknown (the counts are made without komi), if it is."""
-    final: bool = False
-    """The scored position is the end of a game that ended by two passes."""
-    scored_move: int = 0
-    reading_row: int = 0
-    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
-    reading none of the asked rows counts: a komi or a counting a convention reads)."""
-    added_reading: str | None = None
-    """The short name of the row added for the verdict's reading (the last row), if one was:
-    ``japanese, komi 6.5``, ``japanese, OGS``."""
-    finishes: tuple[Finish, ...] = ()
-    """The last open points played out (one solved line for each objective the rows and
-    readings asked: area, territory), or why not."""
-    error: str | None = None
-    worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
-
-    @property
-    def findings(self) -> list[Finding]:
-        """The check's findings, those of the dead-stone judgement (``LIF001``) and the
-        assumptions of the result check (``RES002``-``RES005``)."""
-        extra = self.dead.findings if self.dead is not None else []
-        assumed = list(self.result_check.assumptions) if self.result_check is not None else []
-        return self.check.findings + extra + assumed
-
-    @property
-    def verdict(self) -> Verdict:
-        return verdict_of(self.check.game.playable, self.findings)
-
-    def finish_of(self, score: Score) -> Finish | None:
-        """The solved line behind ``score``, where it is a solved count."""
-        if not score.solved:
-            return None
-        objective = objective_of(score.ruleset)
-        return next((f for f in self.finishes if f.objective is objective and f.solved), None)
-
-    def scored_position(self, score: Score) -> Position:
-        """The position ``score`` counts: the position as judged, or where its count is solved,
-        the position at the end of the solved line."""
-        assert self.position is not None
-        found = self.finish_of(score)
-        if found is None:
-            return self.position
-        done = self.worked.finished
-        if found.objective not in done:
-            done[found.objective] = finished_position(found, self.position)
-        return done[found.objective]
-
-    def counted(self, score: Score) -> CountedPoints:
-        """The points behind ``score``'s count, what its picture marks (worked out when first
-        asked: a batch row never needs them)."""
-        done = self.worked.counted
-        key = (score.ruleset, score.solved)
-        if key not in done:
-            done[key] = counted_points(self.scored_position(score), score.ruleset)
-        return done[key]
-
-    @property
-    def seki_stones(self) -> set[int]:
-        """The stones alive in seki (worked out when first asked)."""
-        if self.worked.seki is None:
-            position = self.position
-            assert position is not None
-            self.worked.seki = mutual_seki(position.board, position.seki_stones[BLACK],
-                                           position.seki_stones[WHITE], set(position.dame))
-        return self.worked.seki
-
-    def seki_stones_of(self, score: Score) -> set[int]:
-        """The stones alive in seki in the position ``score`` counts."""
-        if not score.solved:
-            return self.seki_stones
-        end = self.scored_position(score)
-        return mutual_seki(end.board, end.seki_stones[BLACK], end.seki_stones[WHITE],
-                           set(end.dame))
-
-    @property
-    def asked_scores(self) -> list[Score]:
-        """The rows asked for (the game's own ruleset first), without the row added for the
-        verdict's reading: what pictures and pages draw, one board a ruleset."""
-        return self.scores[:-1] if self.added_reading is not None else self.scores
 
 
 def _rows(own: Ruleset, settings: Settings, komi: float) -> list[Ruleset]:
@@ -543,13 +416,6 @@ def open_share(position: Position,
     return (len(owners.open) + len(owners.dame)) / len(position.colour)
 
 
-@dataclass
-class FileScore:
-    path: str
-    check: FileReport
-    games: list[GameScore]
-
-
 def score_file(path: str | Path, settings: Settings | None = None) -> FileScore:
     """Every game of a file counted under its own ruleset and the rows of ``settings``, with
     the RE check."""
@@ -604,73 +470,3 @@ def _for_check(settings: Settings) -> Settings:
     if settings.all_rules or settings.variations:
         return replace(settings, all_rules=False, variations=False)
     return settings
-
-
-@dataclass
-class GameLife:
-    """Every chain's status in one game's position (``sgfcheck life``)."""
-
-    check: GameReport
-    board: Board | None = None
-    dead: DeadStones | None = None
-    chains: list[ChainStatus] = field(default_factory=list)
-    owners: PointOwners | None = None
-    """The points the count gives nobody, read from both sides (settled, open, dame), where the
-    dead-stone source gives ownership."""
-    move: int = 0
-    error: str | None = None
-
-    @property
-    def findings(self) -> list[Finding]:
-        """The check's findings and those of the dead-stone judgement (``LIF001``)."""
-        extra = self.dead.findings if self.dead is not None else []
-        return self.check.findings + extra
-
-
-@dataclass
-class FileLife:
-    path: str
-    check: FileReport
-    games: list[GameLife]
-
-
-def life_file(path: str | Path, settings: Settings | None = None) -> FileLife:
-    """Each game's chains with their status, for ``sgfcheck life``."""
-    settings = settings or Settings()
-    return life_loaded(load_file(path, settings.encoding, settings.limits), settings)
-
-
-def life_bytes(data: bytes, name: str = "<bytes>",
-               settings: Settings | None = None) -> FileLife:
-    """As :func:`life_file`, for a record held in memory."""
-    settings = settings or Settings()
-    return life_loaded(load_bytes(data, name, settings.encoding, settings.limits), settings)
-
-
-def life_loaded(loaded: LoadedFile, settings: Settings,
-                on_game: Callable[[], None] | None = None) -> FileLife:
-    """Every chain of every game of a file read already (at most ``--limit judged``);
-    ``on_game`` after each (progress)."""
-    checked = checked_file(loaded, settings)
-    out = []
-    with per_file(settings.limits):
-        for report in checked.games:
-            if on_game is not None:
-                on_game()
-            out.append(_life_of(report, settings))
-    return FileLife(loaded.path, checked, out)
-
-
-def _life_of(report: GameReport, settings: Settings) -> GameLife:
-    life = GameLife(report)
-    with per_game(settings.limits):
-        judged = judge_position(report, settings)
-    if judged.replay is None or judged.dead is None:
-        life.error = judged.error
-        return life
-    board, dead = judged.replay.board, judged.dead
-    life.board, life.dead, life.move = board, dead, judged.replay.moves
-    life.chains = chain_statuses(board, dead)
-    if dead.ownership is not None:
-        life.owners = point_owners(analyse(board, dead.points), dead.ownership)
-    return life

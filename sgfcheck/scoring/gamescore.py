@@ -1,0 +1,155 @@
+"""A game's judgement as one value: its check, dead stones and position, each row's count and
+band, the verdict on RE and what it weighed, built once by
+:func:`sgfcheck.scoring.adjudicate.score_game` and never changed after; and a file's games
+(:class:`FileScore`). What only a picture or a page asks (each row's counted points, the seki
+stones, the position at the end of a solved line) is worked out when first asked and kept in
+:class:`_Worked`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.findings import Finding
+from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
+from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.scoring.band import Band
+from sgfcheck.scoring.conventions import Reading
+from sgfcheck.scoring.count import CountedPoints, Score, counted_points
+from sgfcheck.scoring.counts import Counts
+from sgfcheck.scoring.finish import Finish, Objective, finished_position, objective_of
+from sgfcheck.scoring.life import mutual_seki
+from sgfcheck.scoring.position import Position
+from sgfcheck.scoring.verdict import Outcome, ResultCheck
+
+
+@dataclass
+class _Worked:
+    """What a game's result works out only when first asked, kept with it (a frozen
+    :class:`GameScore` and the copies :func:`dataclasses.replace` makes of it share one)."""
+
+    ways: list[tuple[str, Position]] | None = None
+    """The positions of the ways the unsettled chains may go."""
+    counts: Counts | None = None
+    """The counts of the position as judged (each ruleset's solved line, worked out once)."""
+    counted: dict[tuple[Ruleset, bool], CountedPoints] = field(default_factory=dict)
+    seki: set[int] | None = None
+    finished: dict[Objective, Position] = field(default_factory=dict)
+    """The position at the end of each objective's solved line (what a solved row counts)."""
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """One game counted under its own ruleset and the rows asked for, and the verdict on its
+    RE: built once by :func:`score_game`, never changed after."""
+
+    check: GameReport
+    dead: DeadStones | None = None
+    position: Position | None = None
+    scores: list[Score] = field(default_factory=list)
+    bands: list[Band | None] = field(default_factory=list)
+    """Each row's band (on a judgement of the position: the estimate, an engine, a game not
+    ended by two passes), aligned with ``scores``; None on a firm basis."""
+    explanations: list[str] = field(default_factory=list)
+    result_check: ResultCheck | None = None
+    readings: list[Reading] = field(default_factory=list)
+    """The record's own reading and those its convention allows (the territory marks' reading
+    is added when the result check weighs them all)."""
+    readings_fixed: bool = False
+    """The user chose the rules, the komi or the move: the record's own reading only."""
+    outcomes: list[Outcome] = field(default_factory=list)
+    """The counts the result check weighed: each reading, each way the doubtful chains go
+    (empty when the own reading as judged gave the result at once)."""
+    doubts: list[Finding] = field(default_factory=list)
+    """What the count assumes about the record itself (``RES008``)."""
+    conventions: list[Finding] = field(default_factory=list)
+    """What the count reads from the record's source's conventions, cited (``RES010``)."""
+    komi_unknown: str | None = None
+    """Why the record's komi is unknown (the counts are made without komi), if it is."""
+    final: bool = False
+    """The scored position is the end of a game that ended by two passes."""
+    scored_move: int = 0
+    reading_row: int = 0
+    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
+    reading none of the asked rows counts: a komi or a counting a convention reads)."""
+    added_reading: str | None = None
+    """The short name of the row added for the verdict's reading (the last row), if one was:
+    ``japanese, komi 6.5``, ``japanese, OGS``."""
+    finishes: tuple[Finish, ...] = ()
+    """The last open points played out (one solved line for each objective the rows and
+    readings asked: area, territory), or why not."""
+    error: str | None = None
+    worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The check's findings, those of the dead-stone judgement (``LIF001``) and the
+        assumptions of the result check (``RES002``-``RES005``)."""
+        extra = self.dead.findings if self.dead is not None else []
+        assumed = list(self.result_check.assumptions) if self.result_check is not None else []
+        return self.check.findings + extra + assumed
+
+    @property
+    def verdict(self) -> Verdict:
+        return verdict_of(self.check.game.playable, self.findings)
+
+    def finish_of(self, score: Score) -> Finish | None:
+        """The solved line behind ``score``, where it is a solved count."""
+        if not score.solved:
+            return None
+        objective = objective_of(score.ruleset)
+        return next((f for f in self.finishes if f.objective is objective and f.solved), None)
+
+    def scored_position(self, score: Score) -> Position:
+        """The position ``score`` counts: the position as judged, or where its count is solved,
+        the position at the end of the solved line."""
+        assert self.position is not None
+        found = self.finish_of(score)
+        if found is None:
+            return self.position
+        done = self.worked.finished
+        if found.objective not in done:
+            done[found.objective] = finished_position(found, self.position)
+        return done[found.objective]
+
+    def counted(self, score: Score) -> CountedPoints:
+        """The points behind ``score``'s count, what its picture marks (worked out when first
+        asked: a batch row never needs them)."""
+        done = self.worked.counted
+        key = (score.ruleset, score.solved)
+        if key not in done:
+            done[key] = counted_points(self.scored_position(score), score.ruleset)
+        return done[key]
+
+    @property
+    def seki_stones(self) -> set[int]:
+        """The stones alive in seki (worked out when first asked)."""
+        if self.worked.seki is None:
+            position = self.position
+            assert position is not None
+            self.worked.seki = mutual_seki(position.board, position.seki_stones[BLACK],
+                                           position.seki_stones[WHITE], set(position.dame))
+        return self.worked.seki
+
+    def seki_stones_of(self, score: Score) -> set[int]:
+        """The stones alive in seki in the position ``score`` counts."""
+        if not score.solved:
+            return self.seki_stones
+        end = self.scored_position(score)
+        return mutual_seki(end.board, end.seki_stones[BLACK], end.seki_stones[WHITE],
+                           set(end.dame))
+
+    @property
+    def asked_scores(self) -> list[Score]:
+        """The rows asked for (the game's own ruleset first), without the row added for the
+        verdict's reading: what pictures and pages draw, one board a ruleset."""
+        return self.scores[:-1] if self.added_reading is not None else self.scores
+
+
+@dataclass
+class FileScore:
+    path: str
+    check: FileReport
+    games: list[GameScore]
