@@ -102,8 +102,31 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         (b if colour == BLACK else w).settled += 1
     notes: list[str] = []
     sides = {BLACK: b, WHITE: w}
-    exclude_seki = ruleset.tax is not Tax.NONE and marked is None
     territory = ruleset.scoring is Scoring.TERRITORY or ruleset.pass_stones
+    _board_terms(sides, position, replay, ruleset, marked, territory)
+    if marked is not None:
+        notes.append(counted_as or "territory as the record marks it (TB/TW), counted as it "
+                     "stands")
+    method = _method(ruleset)
+    _bonus_terms(sides, replay, ruleset, handicap, territory, notes)
+    for side in (b, w):
+        side.total = (side.empty + side.settled - side.seki_excluded - side.must_fill + side.stones
+                      + side.prisoners + side.dead + side.pass_stones - side.tax + side.komi
+                      + side.handicap_bonus + side.pass_bonus)
+    margin = b.total - w.total
+    winner: Colour | None = BLACK if margin > 0 else WHITE if margin < 0 else None
+    if winner is None and ruleset.black_wins_ties:
+        winner = BLACK
+        notes.append("a tie: Black wins ties under these rules")
+    return Score(ruleset, method, b, w, margin, winner, _contributions(b, w), notes)
+
+
+def _board_terms(sides: dict[Colour, Side], position: Position, replay: Replay,
+                 ruleset: Ruleset, marked: dict[Colour, set[int]] | None,
+                 territory: bool) -> None:
+    """What each side counts on the board: empty points (or the marks), seki points not
+    counted, stones or prisoners and dead stones, points still to fill, the group tax."""
+    exclude_seki = ruleset.tax is not Tax.NONE and marked is None
     for c, side in sides.items():
         side.empty = position.empty[c] if marked is None else len(marked[c])
         if exclude_seki:
@@ -118,23 +141,30 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
             side.stones = position.stones[c]
         if ruleset.tax is Tax.ALL:
             side.tax = 2 * position.groups[c]
-    if marked is not None:
-        notes.append(counted_as or "territory as the record marks it (TB/TW), counted as it "
-                     "stands")
+
+
+def _method(ruleset: Ruleset) -> Method:
     if ruleset.pass_stones:
-        method = Method.TERRITORY_PASS_STONES
+        return Method.TERRITORY_PASS_STONES
+    if ruleset.scoring is Scoring.TERRITORY:
+        return Method.TERRITORY
+    if ruleset.scoring is Scoring.STONE:
+        return Method.STONES
+    return Method.AREA
+
+
+def _bonus_terms(sides: dict[Colour, Side], replay: Replay, ruleset: Ruleset, handicap: int,
+                 territory: bool, notes: list[str]) -> None:
+    """What the rules add beside the board: pass stones, komi, the handicap bonus, the
+    first-pass bonuses."""
+    b, w = sides[BLACK], sides[WHITE]
+    if ruleset.pass_stones:
         b.pass_stones = replay.passes[WHITE]
         w.pass_stones = replay.passes[BLACK]
         if ruleset.white_passes_last and replay.last_pass == BLACK:
             b.pass_stones += 1
             notes.append("Black passed last, and the rules want White to pass last: "
                          "White's extra pass gives Black one more pass stone")
-    elif ruleset.scoring is Scoring.TERRITORY:
-        method = Method.TERRITORY
-    elif ruleset.scoring is Scoring.STONE:
-        method = Method.STONES
-    else:
-        method = Method.AREA
     w.komi = ruleset.komi
     if not territory:
         w.handicap_bonus = ruleset.handicap_bonus.points(handicap)
@@ -143,16 +173,11 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
     if ruleset.white_first_pass_bonus and replay.first_pass == WHITE:
         w.pass_bonus += ruleset.white_first_pass_bonus
         notes.append(f"White passed first: +{ruleset.white_first_pass_bonus:g} to White")
-    for side in (b, w):
-        side.total = (side.empty + side.settled - side.seki_excluded - side.must_fill + side.stones
-                      + side.prisoners + side.dead + side.pass_stones - side.tax + side.komi
-                      + side.handicap_bonus + side.pass_bonus)
-    margin = b.total - w.total
-    winner: Colour | None = BLACK if margin > 0 else WHITE if margin < 0 else None
-    if winner is None and ruleset.black_wins_ties:
-        winner = BLACK
-        notes.append("a tie: Black wins ties under these rules")
-    contributions = {
+
+
+def _contributions(b: Side, w: Side) -> dict[str, float]:
+    """The margin, term by term (Black's part minus White's)."""
+    return {
         "empty points": float(b.empty - w.empty),
         "settled points": float(b.settled - w.settled),
         "seki points not counted": float(-(b.seki_excluded - w.seki_excluded)),
@@ -166,7 +191,6 @@ def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,
         "handicap bonus": float(-w.handicap_bonus),
         "first-pass bonus": b.pass_bonus - w.pass_bonus,
     }
-    return Score(ruleset, method, b, w, margin, winner, contributions, notes)
 
 
 @dataclass

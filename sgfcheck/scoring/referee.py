@@ -145,12 +145,30 @@ class _Analysis:
     # --- the whole analysis -------------------------------------------------------------------
 
     def run(self) -> RefereeMap:
-        n, nbrs, alive, stone, dead = self.n, self.nbrs, self.alive, self.stone, self.dead
         blocked = self.walls()
         strict: dict[int, list[bool]] = {pla: self.reach(pla, None) for pla in (BLACK, WHITE)}
         reach: dict[int, list[bool]] = {pla: self.reach(pla, blocked) for pla in (BLACK, WHITE)}
+        region, region_colour = self._regions(reach, blocked)
+        chain_region = self._chains(region)
+        group, group_count = self._groups(region, blocked)
+        eyes, group_eyes, eye = self._eyes(region, region_colour, group, group_count)
+        self.eyes, self.group_eyes, self.region = eyes, group_eyes, region
 
-        # 3. Regions: points only one colour reaches, joined through what both reach.
+        # 6. False eye points, then eye values, then the false eyes once more with the values.
+        false_point = self.false_points()
+        for e in eyes:
+            e.value = self.eye_value(e, false_point)
+        # With the values known a search can only succeed more often: only the points false
+        # without them need looking at again.
+        to_fill = self.false_points(false_point)
+        return self._count(region, region_colour, chain_region, eye, strict, false_point,
+                           to_fill)
+
+    def _regions(self, reach: dict[int, list[bool]],
+                 blocked: list[int]) -> tuple[list[int], list[int]]:
+        """3. Regions: points only one colour reaches, joined through what both reach; each
+        point's region (-1: none) and each region's colour."""
+        n, nbrs, alive = self.n, self.nbrs, self.alive
         region = [-1] * n
         region_colour: list[int] = []
         for start in range(n):
@@ -172,9 +190,13 @@ class _Analysis:
                         if q not in seen and region[q] == -1 and alive[q] != opp:
                             seen.add(q)
                             todo.append(q)
+        return region, region_colour
 
-        # Chains: connected points of one colour and one life (empty points too); the region
-        # of a chain is the one all its points share (-1 if they do not).
+    def _chains(self, region: list[int]) -> list[int]:
+        """Chains: connected points of one colour and one life (empty points too), kept in
+        ``self.chain`` and ``self.chain_liberties``; returns the region of each chain, the one
+        all its points share (-1 if they do not)."""
+        n, nbrs, stone, dead = self.n, self.nbrs, self.stone, self.dead
         chain = [-1] * n
         chain_region: list[int] = []
         chain_liberties: list[set[int]] = []
@@ -202,8 +224,12 @@ class _Analysis:
             chain_region.append(same_region)
             chain_liberties.append(libs)
         self.chain, self.chain_liberties = chain, chain_liberties
+        return chain_region
 
-        # 4. Groups: living chains of one colour joined through dame not walled off from it.
+    def _groups(self, region: list[int], blocked: list[int]) -> tuple[list[int], int]:
+        """4. Groups: living chains of one colour joined through dame not walled off from it;
+        each point's group (-1: none) and how many there are."""
+        n, nbrs, alive = self.n, self.nbrs, self.alive
         group = [-1] * n
         group_count = 0
         for pla in (BLACK, WHITE):
@@ -226,7 +252,13 @@ class _Analysis:
                         if not seen_g[q]:
                             seen_g[q] = True
                             todo.append(q)
-        # 5. Eyes: connected empty points and dead stones inside one region.
+        return group, group_count
+
+    def _eyes(self, region: list[int], region_colour: list[int], group: list[int],
+              group_count: int) -> tuple[list[_Eye], list[dict[int, set[int]]], list[int]]:
+        """5. Eyes: connected empty points and dead stones inside one region; the eyes, each
+        group's eyes (eye -> the group's points beside it), and each point's eye (-1: none)."""
+        n, nbrs, alive = self.n, self.nbrs, self.alive
         eye = [-1] * n
         eyes: list[_Eye] = []
         group_eyes: list[dict[int, set[int]]] = [{} for _ in range(group_count)]
@@ -251,17 +283,16 @@ class _Analysis:
                     elif alive[q] == EMPTY and eye[q] == -1:
                         eye[q] = e.index
                         todo.append(q)
-        self.eyes, self.group_eyes, self.region = eyes, group_eyes, region
+        return eyes, group_eyes, eye
 
-        # 6. False eye points, then eye values, then the false eyes once more with the values.
-        false_point = self.false_points()
-        for e in eyes:
-            e.value = self.eye_value(e, false_point)
-        # With the values known a search can only succeed more often: only the points false
-        # without them need looking at again.
-        to_fill = self.false_points(false_point)
-
-        # 7. The count.
+    def _count(self, region: list[int], region_colour: list[int], chain_region: list[int],
+               eye: list[int], strict: dict[int, list[bool]], false_point: list[bool],
+               to_fill: list[bool]) -> RefereeMap:
+        """7. The count: each point's territory, seki, points not counted, dame and eye
+        value."""
+        n, nbrs, alive, stone, dead, eyes = (self.n, self.nbrs, self.alive, self.stone,
+                                             self.dead, self.eyes)
+        chain = self.chain
         extra: dict[int, set[int]] = {BLACK: set(), WHITE: set()}
         for p in range(n):
             if to_fill[p] and dead[p]:
@@ -392,28 +423,8 @@ class _Analysis:
             return 0
         inner = {p: [q for q in nbrs[p] if q in real] for p in real}
         empty_inner = {p: sum(1 for q in inner[p] if stone[q] == EMPTY) for p in real}
-        empty_false = {p: sum(1 for q in nbrs[p] if stone[q] == EMPTY and false[q])
-                       for p in real}
         opp_false = {p: sum(1 for q in nbrs[p] if stone[q] == opp and false[q]) for p in real}
-        poke = {p: stone[p] == opp and (opp_false[p] > 0 or empty_false[p] >= 2) for p in real}
-        # Moves the opponent has in hand before the point can be sealed off as an eye.
-        moves: dict[int, int] = {}
-        for p in real:
-            total = 0
-            for q in nbrs[p]:
-                block = 0
-                if stone[q] == EMPTY and q not in real:
-                    block = 1
-                if stone[q] == EMPTY and q in real and opp_false[q] >= 1:
-                    block = 1
-                if stone[q] == opp and q in real and empty_false[q] >= 1:
-                    block = 1
-                if stone[q] == opp and false[q]:
-                    block = 1000
-                if stone[q] == opp and q in real and poke[q]:
-                    block = 1000
-                total += block
-            moves[p] = total
+        moves = self._moves_to_seal(real, false, opp, opp_false)
 
         # Each rule below can only raise the value; the cheap ones first, and the search for
         # cut points only while the eye is not already worth two.
@@ -433,24 +444,58 @@ class _Analysis:
                           >= 6):
             value = 2
         if value < 2:
-            # A cut point the owner can play that leaves separate eyes.
-            for cut in real:
-                if not self.playable(cut, pla):
-                    continue
-                pieces = _pieces(nbrs, real, {cut})
-                if len(pieces) < 2:
-                    continue
-                bonus = opp_false[cut] == 1
-                sure = sum(1 for piece in pieces
-                           if any(moves[p] <= 0 or (bonus and moves[p] <= 1) for p in piece))
-                value = max(value, sure)
-                if value >= 2:
-                    break
+            value = max(value, self._cut_value(real, pla, moves, opp_false))
         if value < 2 and self._two_point_cut(e, real, inner, empty_inner, moves, pla):
             value = 2
         if value < 2 and self._dead_shape_lives(e, real, false, pla):
             value = 2
         return min(value, 2)
+
+    def _moves_to_seal(self, real: set[int], false: list[bool], opp: int,
+                       opp_false: dict[int, int]) -> dict[int, int]:
+        """For each real point of an eye, the moves the opponent has in hand before it can be
+        sealed off as an eye (1000: never)."""
+        stone, nbrs = self.stone, self.nbrs
+        empty_false = {p: sum(1 for q in nbrs[p] if stone[q] == EMPTY and false[q])
+                       for p in real}
+        poke = {p: stone[p] == opp and (opp_false[p] > 0 or empty_false[p] >= 2) for p in real}
+        moves: dict[int, int] = {}
+        for p in real:
+            total = 0
+            for q in nbrs[p]:
+                block = 0
+                if stone[q] == EMPTY and q not in real:
+                    block = 1
+                if stone[q] == EMPTY and q in real and opp_false[q] >= 1:
+                    block = 1
+                if stone[q] == opp and q in real and empty_false[q] >= 1:
+                    block = 1
+                if stone[q] == opp and false[q]:
+                    block = 1000
+                if stone[q] == opp and q in real and poke[q]:
+                    block = 1000
+                total += block
+            moves[p] = total
+        return moves
+
+    def _cut_value(self, real: set[int], pla: int, moves: dict[int, int],
+                   opp_false: dict[int, int]) -> int:
+        """What a cut point the owner can play, leaving separate eyes, makes the eye worth (up
+        to two)."""
+        value = 0
+        for cut in real:
+            if not self.playable(cut, pla):
+                continue
+            pieces = _pieces(self.nbrs, real, {cut})
+            if len(pieces) < 2:
+                continue
+            bonus = opp_false[cut] == 1
+            sure = sum(1 for piece in pieces
+                       if any(moves[p] <= 0 or (bonus and moves[p] <= 1) for p in piece))
+            value = max(value, sure)
+            if value >= 2:
+                break
+        return value
 
     def _two_point_cut(self, e: _Eye, real: set[int], inner: dict[int, list[int]],
                        empty_inner: dict[int, int], moves: dict[int, int], pla: int) -> bool:
