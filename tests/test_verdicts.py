@@ -353,3 +353,28 @@ def test_every_verdict_says_why_with_a_stable_code() -> None:
                 assert game.result_check.code in REASONS, (path, game.result_check)
                 codes[game.result_check.code] = codes.get(game.result_check.code, 0) + 1
     assert len(codes) >= 5
+
+
+def test_the_answer_names_everyone_who_decided_a_chain() -> None:
+    """Issue 49: with --engine katago the answer still said "on sgfcheck's estimate of the dead
+    stones" while KataGo had decided six chains."""
+    from sgfcheck.colour import BLACK, WHITE
+    from sgfcheck.judge.deadstones import DeadStones
+    from sgfcheck.judge.estimate import ChainVerdict, Judgement
+    from sgfcheck.output.scores import basis_text
+    from sgfcheck.scoring.result_check import CheckStatus
+    from sgfcheck.status import Source, Status
+
+    chains = [ChainVerdict([1], BLACK, Status.ALIVE, Source.ESTIMATE, 0.9, 0.9)]
+    chains += [ChainVerdict([10 + i], WHITE, Status.DEAD, Source.KATAGO, 0.8, 0.2)
+               for i in range(6)]
+    chains.append(ChainVerdict([30], BLACK, Status.ALIVE, Source.GNUGO, 0.0, 0.6))
+    dead = DeadStones({10, 11, 12, 13, 14, 15}, Source.ESTIMATE, judgement=Judgement(chains, 0, 0))
+    rc = ResultCheck(CheckStatus.MATCH, "", basis=Basis.ESTIMATE, finished=True,
+                     code="RES101")
+    assert basis_text(rc, dead) == (
+        "sgfcheck's estimate of the dead stones, 6 chains decided by KataGo, 1 chain decided by "
+        "GNU Go; the game ended by two passes")
+    alone = DeadStones(set(), Source.ESTIMATE, judgement=Judgement(chains[:1], 0, 0))
+    assert basis_text(rc, alone) == ("sgfcheck's estimate of the dead stones; the game ended by "
+                                     "two passes")

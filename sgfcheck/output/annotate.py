@@ -109,8 +109,7 @@ def _verdict_lines(game: GameScore) -> list[str]:
     if rc is not None:
         out.append(f"RE check: {rc.status.value} - {rc.reason}")
         if rc.status is not CheckStatus.NOT_SCORED:
-            source = game.dead.source if game.dead is not None else None
-            out.append(f"  rests on: {basis_text(rc, source)}")
+            out.append(f"  rests on: {basis_text(rc, game.dead)}")
     return out
 
 

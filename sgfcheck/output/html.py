@@ -221,7 +221,7 @@ def score_summary_html(game: GameScore) -> list[str]:
         text = (f"<b>RE check ({esc(game.scores[0].ruleset.name)}): "
                 f"{esc(rc.status.value.upper())}</b> - {esc(rc.reason)}")
         if rc.status is not CheckStatus.NOT_SCORED:
-            text += f"<br>rests on: {esc(basis_text(rc, game.dead.source))}"
+            text += f"<br>rests on: {esc(basis_text(rc, game.dead))}"
         out.append(_verdict_box(rc.status.value, text))
     context = check.context
     board = game.position.board
@@ -408,7 +408,7 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
         svg, caption = render_svg(picture, style=False), picture.title
     basis = ""
     if rc is not None and status is not CheckStatus.NOT_SCORED:
-        basis = basis_text(rc, game.dead.source if game.dead is not None else None)
+        basis = basis_text(rc, game.dead)
     count = ""
     if rc is not None and rc.computed:
         count = rc.computed + (f" under {rc.reading}" if rc.reading else "")

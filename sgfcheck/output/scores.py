@@ -13,6 +13,7 @@ from tabulate import tabulate
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.escaping import visible
+from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.margins import band_text, margin_text
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
@@ -190,7 +191,7 @@ def render_score_text(report: FileScore, markdown: bool = False,
             out += (["", f"**{head}** - {rc.reason}", ""] if markdown
                     else [f"{head} - {rc.reason}"])
             if rc.status is not CheckStatus.NOT_SCORED:
-                out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead.source))
+                out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead))
             for a in rc.assumptions:
                 out.append(f"{item or sub}assumed ({a.code.code}): {a.message}")
     return "\n".join(wrap_line(line, width) for line in out)
@@ -222,10 +223,25 @@ _SOURCE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's 
 """Where the dead stones' source says more than the verdict's basis."""
 
 
-def _resting_on(rc: ResultCheck, source: Source | None) -> str:
+_DECIDERS = {Source.KATAGO: "KataGo", Source.GNUGO: "GNU Go", Source.RULES: "the rules"}
+"""Who, besides the estimate, may decide a chain of the estimate's judgement."""
+
+
+def _resting_on(rc: ResultCheck, dead: DeadStones | None) -> str:
+    """What the verdict rests on, naming everyone who decided a chain the count rests on (the
+    estimate, and the engine or rule that decided the chains it could not)."""
     assert rc.basis is not None
-    return _SOURCE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source else \
-        _BASIS_WORDS[rc.basis]
+    source = dead.source if dead is not None else None
+    words = (_SOURCE_WORDS.get(source, _BASIS_WORDS[rc.basis]) if source
+             else _BASIS_WORDS[rc.basis])
+    if dead is not None and dead.judgement is not None and source is Source.ESTIMATE:
+        decided: dict[Source, int] = {}
+        for chain in dead.judgement.chains:
+            if chain.source in _DECIDERS:
+                decided[chain.source] = decided.get(chain.source, 0) + 1
+        words += "".join(f", {n} chain{'' if n == 1 else 's'} decided by {_DECIDERS[s]}"
+                         for s, n in decided.items())
+    return words
 
 
 def brief_lines(report: FileScore) -> list[str]:
@@ -293,8 +309,7 @@ def answer_line(game: GameScore) -> str:
               if a.code in (F.RES_KOMI_CONVENTION, F.RES_RULES_INFERRED,
                             F.RES_ASSUMED_RECORD)]
     if rc.basis is not None:
-        source = game.dead.source if game.dead is not None else None
-        on = _resting_on(rc, source)
+        on = _resting_on(rc, game.dead)
         if rc.least_confidence is not None:
             on += f", least confidence {rc.least_confidence:g}"
         parts.append(f"on {on}")
@@ -313,11 +328,11 @@ def _loser_ahead(game: GameScore) -> list[str]:
             f"way round ({F.RES_LAST_MOVE.code})"]
 
 
-def basis_text(rc: ResultCheck, source: Source | None = None) -> str:
-    """What a result check rests on, in words (``source``: where the dead stones came from)."""
+def basis_text(rc: ResultCheck, dead: DeadStones | None = None) -> str:
+    """What a result check rests on, in words (``dead``: the dead stones, who decided them)."""
     if rc.basis is None:
         return "nothing"
-    parts = [_resting_on(rc, source)]
+    parts = [_resting_on(rc, dead)]
     if rc.least_confidence is not None:
         parts.append(f"least confidence {rc.least_confidence:g}")
     parts.append("the game ended by two passes" if rc.finished else
