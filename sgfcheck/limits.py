@@ -51,10 +51,11 @@ class Limits:
     solver: int = 100_000
     """Positions the solver of a game's last open points works out at most (its regions' and
     their sum's together); beyond it the count's band stands, said so."""
-    engine_game: float = 10.0
+    engine_game: float = 20.0
     """Seconds the engines (KataGo, GNU Go) may take over one game's position at most (KataGo
-    takes about 1 s on a CPU; its start, 2-5 s, counts)."""
-    engine_file: float = 20.0
+    takes about 1 s on a CPU, a few on a busy one; its start, 2-5 s once a process, is the
+    file's to pay, not the game's)."""
+    engine_file: float = 30.0
     """Seconds the engines may take over one file's games together at most (in ``batch`` also
     half the file's ``--timeout``); past it a game keeps the estimate's decisions (``LIF003``)."""
     memory: int = 2048

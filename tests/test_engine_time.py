@@ -92,7 +92,7 @@ def test_the_earliest_bound_holds_and_an_ended_one_refuses(monkeypatch: pytest.M
 
 def test_engine_limits_are_seconds() -> None:
     assert parse_spec("engine-file=2.5") == ("engine_file", 2.5)
-    assert DEFAULT_LIMITS.describe("engine_game") == "engine-game=10"
+    assert DEFAULT_LIMITS.describe("engine_game") == "engine-game=20"
     with pytest.raises(ValueError, match="engine-game is in seconds"):
         parse_spec("engine-game=5M")
 

@@ -391,3 +391,22 @@ def test_nuls_in_a_value_do_not_make_a_collection_wide_or_binary() -> None:
     # A real UTF-16 record without a byte-order mark is still read as one.
     wide = check_bytes("(;GM[1]SZ[9];B[ee])".encode("utf-16-le"), "w.sgf")
     assert wide.loaded.encoding == "utf-16-le" and len(wide.games) == 1
+
+
+def test_the_check_never_changes_the_record() -> None:
+    """Issue 49: a contradicted handicap assumption was written back into the record, so
+    checking the same record twice could order its findings differently."""
+    from sgfcheck.records.record import load_file
+    from sgfcheck.replay.check import check_loaded
+    from sgfcheck.settings import Settings
+
+    loaded = load_file(FIXTURES / "handicap-not-placed.sgf")
+    (record,) = loaded.games
+    placement, stones = record.handicap_placement, list(record.assumed_handicap)
+    assert placement is HandicapPlacement.CONVENTION and stones
+    first = check_loaded(loaded, Settings())
+    second = check_loaded(loaded, Settings())
+    assert record.handicap_placement is placement and record.assumed_handicap == stones
+    assert first.games[0].game.handicap_placement is HandicapPlacement.UNKNOWN
+    assert [(f.code.code, f.move, f.message) for f in first.games[0].findings] == \
+        [(f.code.code, f.move, f.message) for f in second.games[0].findings]

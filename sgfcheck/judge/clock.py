@@ -36,7 +36,10 @@ class Bound:
     """``time.monotonic()`` at its end."""
     seconds: float
     option: str
-    """How it is set (``--limit engine-file=20``), for the finding."""
+    """How it is set (``--limit engine-file=30``), for the finding."""
+    game: bool = False
+    """The bound of one game's position: an engine's start (once a process) is not the game's
+    to pay."""
 
 
 class TimeSpent(EngineError):
@@ -63,13 +66,14 @@ _BOUNDS: ContextVar[tuple[Bound, ...]] = ContextVar("sgfcheck_engine_bounds", de
 
 
 @contextmanager
-def bounded(seconds: float, option: str) -> Iterator[None]:
+def bounded(seconds: float, option: str, game: bool = False) -> Iterator[None]:
     """Within this block engines take at most ``seconds`` more (0 or less: no bound of its own);
-    ``option`` says how the user sets it."""
+    ``option`` says how the user sets it; ``game``: the bound of one game's position."""
     if seconds <= 0:
         yield
         return
-    token = _BOUNDS.set((*_BOUNDS.get(), Bound(time.monotonic() + seconds, seconds, option)))
+    token = _BOUNDS.set((*_BOUNDS.get(),
+                         Bound(time.monotonic() + seconds, seconds, option, game)))
     try:
         yield
     finally:
@@ -78,7 +82,7 @@ def bounded(seconds: float, option: str) -> Iterator[None]:
 
 def per_game(limits: Limits) -> AbstractContextManager[None]:
     """The bound of one game's position (``--limit engine-game``)."""
-    return bounded(limits.engine_game, f"--limit {limits.describe('engine_game')}")
+    return bounded(limits.engine_game, f"--limit {limits.describe('engine_game')}", game=True)
 
 
 def per_file(limits: Limits) -> AbstractContextManager[None]:
@@ -86,12 +90,16 @@ def per_file(limits: Limits) -> AbstractContextManager[None]:
     return bounded(limits.engine_file, f"--limit {limits.describe('engine_file')}")
 
 
-def allowance(engine: str, wanted: float) -> tuple[float, Bound | None]:
+def allowance(engine: str, wanted: float, start: bool = False) -> tuple[float, Bound | None]:
     """How long an engine may take now: ``wanted`` seconds, or less where a bound ends sooner
-    (that bound is returned with it, else None). Raises :class:`TimeSpent` when one has ended."""
+    (that bound is returned with it, else None). Raises :class:`TimeSpent` when one has ended.
+    ``start``: for starting the engine's process, which the game's own bound does not pay for
+    (the file's and the command's do)."""
     now = time.monotonic()
     left, ending = wanted, None
     for bound in _BOUNDS.get():
+        if start and bound.game:
+            continue
         remaining = bound.deadline - now
         if remaining <= 0:
             raise TimeSpent(engine, bound)

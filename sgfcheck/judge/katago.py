@@ -88,7 +88,7 @@ class KataGo:
 
     def __init__(self, setup: KataGoSetup, start_timeout: float = START_TIMEOUT) -> None:
         self.setup = setup
-        start_timeout, ending = allowance(self.name, start_timeout)
+        start_timeout, ending = allowance(self.name, start_timeout, start=True)
         command = [str(setup.binary), "analysis", "-config", str(setup.config), "-model",
                    str(setup.model)]
         try:

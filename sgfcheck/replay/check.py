@@ -9,7 +9,7 @@ every move illegal under some preset gets its verdict under each (:class:`Rulese
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sgfcheck import findings as F
@@ -134,12 +134,13 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
     if game.handicap_placement in (HandicapPlacement.ASSUMED, HandicapPlacement.CONVENTION):
         contradicted = _contradicted(game, rep, context.ruleset)
         if contradicted is not None:
-            # The finding that the stones were assumed gives way to the one saying why not.
+            # The finding that the stones were assumed gives way to the one saying why not; the
+            # game is judged as a new value, placement unknown (the record is never changed).
+            game, why = contradicted
             findings = [f for f in findings
-                        if f.extra.get("assumption") != "handicap placement"] + [contradicted]
+                        if f.extra.get("assumption") != "handicap placement"] + [why]
             main = game.main_line()
-            rep = replay(game, main, context.ruleset,
-                 most_findings=settings.limits.findings)
+            rep = replay(game, main, context.ruleset, most_findings=settings.limits.findings)
     findings.extend(main.findings)
     findings.extend(rep.findings)
     lines_checked = 1
@@ -223,19 +224,20 @@ def _loser_moved_last(result: Result, line: Line) -> list[Finding]:
                     "result written the other way round looks like", move=number, colour=loser)]
 
 
-def _contradicted(game: GameRecord, assumed: Replay, ruleset: Ruleset) -> Finding | None:
+def _contradicted(game: GameRecord, assumed: Replay,
+                  ruleset: Ruleset) -> tuple[GameRecord, Finding] | None:
     """Whether the moves contradict the handicap stones sgfcheck assumed (on the standard points,
     or where the record's source puts them):
     a move illegal with them that is not illegal without them is evidence against the
-    assumption, not an illegal move. Then the placement is unknown (the record is replayed as it
-    plays, without the stones) and the finding says why; else None."""
-    game.assumed_handicap, kept = [], game.assumed_handicap
-    placed, game.handicap_placement = game.handicap_placement, HandicapPlacement.UNKNOWN
-    plain = replay(game, game.main_line(), ruleset)
+    assumption, not an illegal move. Then the placement is unknown: the game without the
+    stones (a new value; the record is not changed), and the finding that says why; else
+    None."""
+    kept, placed = game.assumed_handicap, game.handicap_placement
+    unknown = replace(game, assumed_handicap=[], handicap_placement=HandicapPlacement.UNKNOWN)
+    plain = replay(unknown, unknown.main_line(), ruleset)
     found = {(f.code, f.move) for f in plain.illegal}
     against = [f for f in assumed.illegal if (f.code, f.move) not in found]
     if not against:
-        game.assumed_handicap, game.handicap_placement = kept, placed
         return None
     first = against[0]
     names = {point_name(p, game.height) for p in kept}
@@ -244,13 +246,13 @@ def _contradicted(game: GameRecord, assumed: Replay, ruleset: Ruleset) -> Findin
             else f"would break a rule ({first.code.rule}) only with the assumed stones on the "
                  "board")
     who = first.colour.word if first.colour else ""
-    return Finding(F.SGF_HANDICAP,
-                   f"HA[{game.handicap}]: move {first.move} ({who} {first.point}) {what}; so the "
-                   "stones did not stand on the "
-                   + ("standard points" if placed is HandicapPlacement.ASSUMED
-                      else "points Fox's convention gives them") + ", "
-                   "and where they stood is unknown: the game is replayed as recorded, without "
-                   "handicap stones (White moves first)", move=first.move)
+    return unknown, Finding(
+        F.SGF_HANDICAP, f"HA[{game.handicap}]: move {first.move} ({who} {first.point}) {what}; "
+        "so the stones did not stand on the "
+        + ("standard points" if placed is HandicapPlacement.ASSUMED
+           else "points Fox's convention gives them") + ", "
+        "and where they stood is unknown: the game is replayed as recorded, without handicap "
+        "stones (White moves first)", move=first.move)
 
 
 def compare_rulesets(game: GameRecord, line: Line) -> list[RulesetVerdicts]:
