@@ -303,7 +303,7 @@ def test_the_progress_bar_shows_a_total_a_rate_and_the_time_left() -> None:
 
     from rich.console import Console
 
-    from sgfcheck.cli.common import ProgressBar
+    from sgfcheck.cli.progress import ProgressBar
 
     screen = io.StringIO()
     bar = ProgressBar("games", 10, True, Console(file=screen, force_terminal=True, width=100))

@@ -197,9 +197,9 @@ def test_the_progress_display_names_the_game_an_engine_judges() -> None:
 
     from rich.console import Console
 
-    from sgfcheck.cli.common import ProgressBar, _Tracker
+    from sgfcheck.cli.progress import ProgressBar, Tracker
 
-    track = _Tracker(["one.sgf"], quiet=True)
+    track = Tracker(["one.sgf"], quiet=True)
     track.per_file = False
     track.bar = ProgressBar("games", 0, True, console=Console(file=io.StringIO(),
                                                              force_terminal=True, width=100))
@@ -270,7 +270,7 @@ def test_a_worker_says_which_game_an_engine_judges(tmp_path: Path,
 
 def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFixture[str],
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from sgfcheck.cli.common import batch_progress, log_line
+    from sgfcheck.cli.progress import batch_progress, log_line
     from sgfcheck.output.summary import Summary
     from sgfcheck.run.batch import EngineNews
 
@@ -285,7 +285,7 @@ def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFix
         "sgfcheck batch: 393 of 2471 files, 800 games, 20 games/s, about 4 min left; engines: "
         "6 position(s) in 14.9 s, 12 not asked")
     monkeypatch.setattr(EngineNews, "latest", said)
-    monkeypatch.setattr("sgfcheck.cli.common.showing", lambda quiet: False)
+    monkeypatch.setattr("sgfcheck.cli.progress.showing", lambda quiet: False)
     progress, finish = batch_progress(["in/"], quiet=False, every=0.2)
     progress(summary)  # one file done; then none for a while
     try:

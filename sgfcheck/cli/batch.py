@@ -18,7 +18,6 @@ from sgfcheck.cli.common import (
     QuietOption,
     RulesOption,
     WideOption,
-    batch_progress,
     check_writable,
     examples,
     limits_of,
@@ -30,6 +29,7 @@ from sgfcheck.cli.common import (
     write_page,
 )
 from sgfcheck.cli.exits import ExitStatus, FailPolicy
+from sgfcheck.cli.progress import batch_progress
 from sgfcheck.escaping import terminal_text
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
