@@ -9,6 +9,7 @@ A point is ``(col, row)``: col 0 at the left, row 0 at the *top* (SGF order).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 Point = tuple[int, int]
@@ -216,3 +217,47 @@ def tygem_handicap(count: int, size: int) -> list[Point]:
             points.append((middle, middle))
         points += [(middle, near), (middle, far), (middle, middle)]
     return points[:count] if count <= len(points) else []
+
+
+# --- sets of points on a board's neighbour table (flat indices) ---------------------------------
+
+
+def spread(nbrs: Sequence[tuple[int, ...]], within: set[int], start: Iterable[int],
+            excluded: set[int]) -> set[int]:
+    """The points of ``within`` connected to ``start`` without entering ``excluded``."""
+    out: set[int] = set()
+    todo = [p for p in start if p in within and p not in excluded]
+    out.update(todo)
+    while todo:
+        p = todo.pop()
+        for q in nbrs[p]:
+            if q in within and q not in excluded and q not in out:
+                out.add(q)
+                todo.append(q)
+    return out
+
+
+def pieces(nbrs: Sequence[tuple[int, ...]], points: set[int],
+            removed: set[int]) -> list[set[int]]:
+    """The connected pieces of ``points`` once ``removed`` is taken out."""
+    left = points - removed
+    out = []
+    while left:
+        start = left.pop()
+        piece = {start}
+        todo = [start]
+        while todo:
+            p = todo.pop()
+            for q in nbrs[p]:
+                if q in left:
+                    left.discard(q)
+                    piece.add(q)
+                    todo.append(q)
+        out.append(piece)
+    return out
+
+
+def on_edge(p: int, w: int, h: int) -> bool:
+    """Point ``p`` (a flat index) lies on the edge of a ``w`` x ``h`` board."""
+    row, col = divmod(p, w)
+    return row == 0 or col == 0 or row == h - 1 or col == w - 1

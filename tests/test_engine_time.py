@@ -272,7 +272,7 @@ def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFix
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from sgfcheck.cli.progress import batch_progress, log_line
     from sgfcheck.output.summary import Summary
-    from sgfcheck.run.batch import EngineNews
+    from sgfcheck.run.news import EngineNews
 
     summary = Summary(files=393, games=800, elapsed=40.0, engine_games=6, engine_seconds=14.9,
                       engine_refused=12)

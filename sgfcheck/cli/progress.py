@@ -202,7 +202,7 @@ def _duration(seconds: float) -> str:
 
 
 def _engine_news() -> str | None:
-    from sgfcheck.run.batch import EngineNews
+    from sgfcheck.run.news import EngineNews
 
     return EngineNews.latest
 

@@ -66,6 +66,7 @@ from sgfcheck.run.executor import (
     jobs_of,
     local_pool,
 )
+from sgfcheck.run.news import EngineNews
 from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, score_loaded
@@ -406,40 +407,6 @@ def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutc
         for outcomes in in_order(chunks(items, options.chunk), executor, options.timeout,
                                  lambda chunk, exc: _lost(chunk, exc, options)):
             yield from outcomes
-
-
-class EngineNews:
-    """What the workers of a local run say while an engine judges (``KataGo judging x.sgf game
-    3 of 20``), for the progress display and the log: :attr:`latest`, read by the main process
-    while it waits for a file."""
-
-    latest: str | None = None
-
-    @classmethod
-    @contextmanager
-    def listening(cls) -> Iterator[Any]:
-        """A queue the workers write to (None where workers do not share it: not forked), read
-        by a thread of the main process until the run ends."""
-        if sys.platform == "win32":
-            yield None
-            return
-        news = multiprocessing.get_context("fork").SimpleQueue()
-
-        def read() -> None:
-            while True:
-                said = news.get()
-                if said is None:
-                    return
-                cls.latest = said
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        try:
-            yield news
-        finally:
-            news.put(None)
-            reader.join(timeout=5)
-            cls.latest = None
 
 
 def _lost(chunk: Chunk, exc: BaseException, options: BatchOptions) -> list[FileOutcome] | None:

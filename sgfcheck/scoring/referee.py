@@ -34,11 +34,13 @@ detection, MIT), re-stated here over sgfcheck's flat boards:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
+from sgfcheck.points import on_edge, spread
+from sgfcheck.points import pieces as split_pieces
 from sgfcheck.scoring.walls import wall_table
 
 
@@ -375,7 +377,7 @@ class _Analysis:
                     sides.update(stones & beside)
                     if len(sides) >= needed:
                         return True
-                    reached = _spread(nbrs, home.points, home.groups[g], used)
+                    reached = spread(nbrs, home.points, home.groups[g], used)
                     if not reached:
                         continue
                     used.update(reached)
@@ -486,7 +488,7 @@ class _Analysis:
         for cut in real:
             if not self.playable(cut, pla):
                 continue
-            pieces = _pieces(self.nbrs, real, {cut})
+            pieces = split_pieces(self.nbrs, real, {cut})
             if len(pieces) < 2:
                 continue
             bonus = opp_false[cut] == 1
@@ -503,7 +505,7 @@ class _Analysis:
         into pieces that each hold a point already sealed (one of them two)."""
         stone, w, h = self.stone, self.width, self.height
         for a in real:
-            if stone[a] != EMPTY or _on_edge(a, w, h) or not self.playable(a, pla):
+            if stone[a] != EMPTY or on_edge(a, w, h) or not self.playable(a, pla):
                 continue
             if moves[a] > 1 or len(inner[a]) < 3:
                 continue
@@ -512,7 +514,7 @@ class _Analysis:
                     continue
                 if stone[b] != EMPTY and empty_inner[b] <= 1:
                     continue
-                pieces = _pieces(self.nbrs, real, {a, b})
+                pieces = split_pieces(self.nbrs, real, {a, b})
                 if len(pieces) < 2:
                     continue
                 sure = double = 0
@@ -540,10 +542,10 @@ class _Analysis:
         for left_out in [*unplayable, None]:
             shape = set(dead_opp)
             shape.update(p for p in unplayable if p != left_out)
-            pieces = len(_pieces(nbrs, shape, set()))
+            pieces = len(split_pieces(nbrs, shape, set()))
             cuts = high = 0
             for p in shape:
-                if len(_pieces(nbrs, shape, {p})) > pieces:
+                if len(split_pieces(nbrs, shape, {p})) > pieces:
                     cuts += 1
                 elif sum(1 for q in nbrs[p] if q in shape) >= 3:
                     high += 1
@@ -563,43 +565,3 @@ class _Eye:
     """For every group beside the eye, the eye's points that touch it."""
     real: set[int] = field(default_factory=set)
     value: int = 0
-
-
-def _spread(nbrs: Sequence[tuple[int, ...]], within: set[int], start: Iterable[int],
-            excluded: set[int]) -> set[int]:
-    """The points of ``within`` connected to ``start`` without entering ``excluded``."""
-    out: set[int] = set()
-    todo = [p for p in start if p in within and p not in excluded]
-    out.update(todo)
-    while todo:
-        p = todo.pop()
-        for q in nbrs[p]:
-            if q in within and q not in excluded and q not in out:
-                out.add(q)
-                todo.append(q)
-    return out
-
-
-def _pieces(nbrs: Sequence[tuple[int, ...]], points: set[int],
-            removed: set[int]) -> list[set[int]]:
-    """The connected pieces of ``points`` once ``removed`` is taken out."""
-    left = points - removed
-    out = []
-    while left:
-        start = left.pop()
-        piece = {start}
-        todo = [start]
-        while todo:
-            p = todo.pop()
-            for q in nbrs[p]:
-                if q in left:
-                    left.discard(q)
-                    piece.add(q)
-                    todo.append(q)
-        out.append(piece)
-    return out
-
-
-def _on_edge(p: int, w: int, h: int) -> bool:
-    row, col = divmod(p, w)
-    return row == 0 or col == 0 or row == h - 1 or col == w - 1
