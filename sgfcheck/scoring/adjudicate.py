@@ -52,7 +52,7 @@ from sgfcheck.scoring.conventions import (
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.counts import Counts, Solving
 from sgfcheck.scoring.explain import explain, marks_against_referee
-from sgfcheck.scoring.gamescore import FileScore, GameScore
+from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, _Worked
 from sgfcheck.scoring.owners import point_owners
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import (
@@ -146,21 +146,28 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "
                             "confirm a mismatch (--engine auto), it leaves the estimate's "
                             "verdict standing")
-            return replace(game, dead=replace(dead, findings=[*dead.findings, spent]))
+            return _with_dead(game, replace(dead, findings=[*dead.findings, spent]))
         why = failed[0].message if failed else asked.error or "no answer"
-        return replace(game, dead=replace(dead, notes=[
+        return _with_dead(game, replace(dead, notes=[
             *dead.notes, f"KataGo, asked to confirm this mismatch (--engine auto), failed: "
             f"{why}; the estimate's verdict stands"]))
     estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
                f"RE[{report.result.raw}]"
     verdict = asked.result_check
     confirmed = verdict.status is CheckStatus.MISMATCH
-    return replace(asked, result_check=replace(verdict, reason=verdict.reason + (
+    said = replace(verdict, reason=verdict.reason + (
         f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
-        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm")),
-        dead=replace(asked.dead, notes=[
-            f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
-            "estimate alone", *asked.dead.notes]))
+        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm"))
+    asked = _with_dead(asked, replace(asked.dead, notes=[
+        f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
+        "estimate alone", *asked.dead.notes]))
+    return replace(asked, weighing=replace(asked.weighing, result_check=said))
+
+
+def _with_dead(game: GameScore, dead: DeadStones) -> GameScore:
+    """``game`` with these dead stones (the same, with what an engine asked after added)."""
+    assert game.judged is not None
+    return replace(game, judged=replace(game.judged, dead=dead))
 
 
 def _score_game(report: GameReport, settings: Settings, compare: bool = True) -> GameScore:
@@ -173,42 +180,61 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     own = context.ruleset
     position = analyse(rep.board, dead.points)
     final = rep.ended_by_passes is not None and settings.move is None
+    judgement = Judgement(dead, position, final, rep.moves)
     banded = not (basis_of(dead, final).firm or (dead.assumed and not final))
     line = report.line if report.line is not None else game.main_line()
     counts = Counts.of(position, rep, dead, game.handicap, banded, final,
                        _solving(line, rep, dead, banded, final, settings))
+    worked = _Worked(counts=counts)
     scores = [counts.score(ruleset)
               for ruleset in (_rows(own, settings, context.komi) if compare else [own])]
-    base = scores[0]
     explanations = [line for other in scores[1:]
-                    for line in explain(base, other, rep, position, rep.setup_stones)]
+                    for line in explain(scores[0], other, rep, position, rep.setup_stones)]
+    bands = row_bands(counts, worked, dead, rep, scores)
     fixed = settings.user_rules or settings.move is not None
-    out = GameScore(report, dead, position, scores, explanations=explanations,
-                    final=final, scored_move=rep.moves, readings_fixed=fixed,
-                    readings=readings(game, context, report.result, fixed=fixed),
-                    doubts=record_doubts(game, context), conventions=record_conventions(game),
-                    komi_unknown=(None if context.komi_known else
-                                  context.komi_detail.removesuffix("; counted without komi")))
-    out.worked.counts = counts
-    out = replace(out, bands=row_bands(out, rep))
-    own_as_judged = Outcome(out.readings[0], AS_JUDGED, base, out.bands[0],
-                            finish=counts.solved_line(own))
-    quick = check_result(report.result, [own_as_judged], dead, out.final,
-                         open_share(position, dead.ownership),
-                         doubts=out.doubts, rests_on=out.conventions,
-                         komi_unknown=out.komi_unknown)
+    asked = Weighing(readings=readings(game, context, report.result, fixed=fixed),
+                     readings_fixed=fixed, doubts=record_doubts(game, context),
+                     conventions=record_conventions(game),
+                     komi_unknown=(None if context.komi_known else
+                                   context.komi_detail.removesuffix("; counted without komi")))
+    scoring = _Scoring(report, judgement, counts, worked, rep)
+    weighing = _weighing(scoring, asked, scores[0], bands[0])
+    rows = _reading_rows(Rows(scores, bands, explanations, finishes=counts.finishes), weighing)
+    return GameScore(report, judgement, rows, weighing, worked=worked)
+
+
+@dataclass(frozen=True)
+class _Scoring:
+    """What the verdict of a game is weighed on: its check, the position judged, its counts
+    and the cache of the ways, the replay."""
+
+    report: GameReport
+    judgement: Judgement
+    counts: Counts
+    worked: _Worked
+    rep: Replay
+
+
+def _weighing(scoring: _Scoring, asked: Weighing, base: Score,
+              band: Band | None) -> Weighing:
+    """The verdict on RE: the record's own reading as judged first; where that settles it (not
+    a score, no dead-stone information in an unfinished game, or the margin exactly), the
+    other readings and ways would not change it; else every reading and way is weighed. (A
+    winner alone is confirmed only when every reading and way gives it: always weighed.)"""
+    judgement, report = scoring.judgement, scoring.report
+    dead, own = judgement.dead, base.ruleset
+    own_as_judged = Outcome(asked.readings[0], AS_JUDGED, base, band,
+                            finish=scoring.counts.solved_line(own))
+    quick = check_result(report.result, [own_as_judged], dead, judgement.final,
+                         open_share(judgement.position, dead.ownership),
+                         doubts=asked.doubts, rests_on=asked.conventions,
+                         komi_unknown=asked.komi_unknown)
     exact = quick.reproduced == "margin"
-    settled = (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not out.final)
-               or (out.readings[0].possible and quick.status is CheckStatus.MATCH and exact))
-    # Not a score, no dead-stone information in an unfinished game, or the record's own reading
-    # as judged gives the margin exactly: other readings and ways would not change the verdict.
-    # (A winner alone is confirmed only when every reading and way gives it: always weighed.)
-    if settled:
-        out = replace(out, result_check=quick)
-    else:
-        verdict, outcomes = _weighed(out, rep, report.result)
-        out = replace(out, result_check=verdict, outcomes=outcomes)
-    return _with_reading_row(replace(out, finishes=counts.finishes))
+    if (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not judgement.final)
+            or (asked.readings[0].possible and quick.status is CheckStatus.MATCH and exact)):
+        return replace(asked, result_check=quick)
+    verdict, outcomes = _weighed(scoring, asked, own, report.result)
+    return replace(asked, result_check=verdict, outcomes=outcomes)
 
 
 def _solving(line: Line, rep: Replay, dead: DeadStones, banded: bool, final: bool,
@@ -240,96 +266,96 @@ def row_label(score: Score) -> str:
     return f"{score.ruleset.name} with komi {score.ruleset.komi:g}"
 
 
-def _with_reading_row(game: GameScore) -> GameScore:
-    """The game with ``reading_row`` at the row the verdict rests on, the row of its reading
+def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:
+    """The rows with ``reading_row`` at the row the verdict rests on, the row of its reading
     (its count as judged, its band over the settled ways) added when none of the rows counts it:
     the answer always names a count the table shows."""
-    rc = game.result_check
+    rc = weighing.result_check
     if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.reading is None:
-        return game
-    labels = [row_label(s) for s in game.scores]
+        return rows
+    labels = [row_label(s) for s in rows.scores]
     if rc.reading in labels:
-        return replace(game, reading_row=labels.index(rc.reading))
-    mine = [o for o in game.outcomes if o.reading.label == rc.reading and o.settled]
+        return replace(rows, reading_row=labels.index(rc.reading))
+    mine = [o for o in weighing.outcomes if o.reading.label == rc.reading and o.settled]
     if not mine:  # the komi is unknown: the rows are counted without it, the own row first
-        return game
+        return rows
     bands = [o.band for o in mine]
     band = None if any(b is None for b in bands) else union(
         [b for b in bands if b is not None], way_chains(o.way for o in mine[1:]))
-    reading, own = mine[0].reading, game.scores[0].ruleset
+    reading, own = mine[0].reading, rows.scores[0].ruleset
     name = [reading.ruleset.name]
     if reading.ruleset.komi != own.komi:
         name.append(f"komi {reading.ruleset.komi:g}")
     if reading.counting.server:
         name.append(_SHORT[reading.counting])
-    return replace(game, scores=[*game.scores, mine[0].score], bands=[*game.bands, band],
-                   added_reading=", ".join(name), reading_row=len(game.scores))
+    return replace(rows, scores=[*rows.scores, mine[0].score], bands=[*rows.bands, band],
+                   added_reading=", ".join(name), reading_row=len(rows.scores))
 
 
 _SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
 
 
-def _unsettled_ways(game: GameScore, rep: Replay) -> list[tuple[str, Position]]:
+def _unsettled_ways(worked: _Worked, dead: DeadStones,
+                    rep: Replay) -> list[tuple[str, Position]]:
     """The positions of every way the unsettled chains may go, analysed once for the rows'
     bands and the result check."""
-    if game.worked.ways is None:
-        assert game.dead is not None
-        game.worked.ways = [(how, analyse(rep.board, stones)) for how, stones in
-                            other_ways(rep.board, game.dead, game.dead.uncertain)]
-    return game.worked.ways
+    if worked.ways is None:
+        worked.ways = [(how, analyse(rep.board, stones)) for how, stones in
+                       other_ways(rep.board, dead, dead.uncertain)]
+    return worked.ways
 
 
-def row_bands(game: GameScore, rep: Replay) -> list[Band | None]:
+def row_bands(counts: Counts, worked: _Worked, dead: DeadStones, rep: Replay,
+              scores: list[Score]) -> list[Band | None]:
     """Each row's band over the ways the unsettled chains may go, holding the row's count
     (:class:`~sgfcheck.scoring.counts.Counts`), when the count rests on a judgement of the
     position."""
-    counts = game.worked.counts
-    assert counts is not None
     if not counts.banded:
-        return [None] * len(game.scores)
-    ways = _unsettled_ways(game, rep)
+        return [None] * len(scores)
+    ways = _unsettled_ways(worked, dead, rep)
     names = way_chains(how for how, _ in ways)
-    return [counts.band(score.ruleset, ways, names) for score in game.scores]
+    return [counts.band(score.ruleset, ways, names) for score in scores]
 
 
 def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     """The full result check of a scored game: every reading, every way its doubtful chains
     may go. ``result`` may differ from the record's (a benchmark checks falsified results on
     the same position). Nothing of ``game`` is changed but its cache of the ways' positions."""
-    return _weighed(game, rep, result)[0]
+    counts = game.worked.counts
+    assert game.judged is not None and counts is not None and game.scores
+    scoring = _Scoring(game.check, game.judged, counts, game.worked, rep)
+    return _weighed(scoring, game.weighing, game.scores[0].ruleset, result)[0]
 
 
-def _weighed(game: GameScore, rep: Replay, result: Result
+def _weighed(scoring: _Scoring, asked: Weighing, own: Ruleset, result: Result
              ) -> tuple[ResultCheck, list[Outcome]]:
     """The full result check and the counts it weighed (each reading, each way)."""
-    assert game.dead is not None and game.position is not None and game.scores
-    dead, position = game.dead, game.position
+    judgement, rep = scoring.judgement, scoring.rep
+    dead, position = judgement.dead, judgement.position
     # The ways the unsettled chains may go (the settled band), then those that also turn the
     # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
-    unsettled = _unsettled_ways(game, rep)
+    unsettled = _unsettled_ways(scoring.worked, dead, rep)
     known = {where.dead_points for _, where in unsettled}
     weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
             if frozenset(stones) not in known]
     ways = [(AS_JUDGED, position, True)] + [(how, where, True) for how, where in unsettled] + [
         (how, analyse(rep.board, stones), False) for how, stones in weak]
-    counts = game.worked.counts
-    assert counts is not None
-    readings = list(game.readings)
-    if not game.readings_fixed:
-        readings += _server_readings(game, readings)
-    banded = not basis_of(dead, game.final).firm
-    ownership = dead.ownership
+    readings = list(asked.readings)
+    if not asked.readings_fixed:
+        readings += _server_readings(scoring, own, readings)
+    banded = not basis_of(dead, judgement.final).firm
     outcomes = []
     for reading in readings:
         for how, where, settled in ways:
-            score, band, finish = counts.outcome(
+            score, band, finish = scoring.counts.outcome(
                 reading.ruleset, where, _server_territory(reading, where, dead),
                 _COUNTED_AS.get(reading.counting, ""),
                 how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
             outcomes.append(Outcome(reading, how, score, band, settled, finish))
-    return check_result(result, outcomes, dead, game.final, open_share(position, ownership),
-                        doubts=game.doubts, rests_on=game.conventions,
-                        komi_unknown=game.komi_unknown, name=rep.board.name), outcomes
+    return check_result(result, outcomes, dead, judgement.final,
+                        open_share(position, dead.ownership), doubts=asked.doubts,
+                        rests_on=asked.conventions, komi_unknown=asked.komi_unknown,
+                        name=rep.board.name), outcomes
 
 
 _COUNTED_AS = {
@@ -351,18 +377,18 @@ def _server_territory(reading: Reading, where: Position, dead: DeadStones
     return None
 
 
-def _server_readings(game: GameScore, readings: list[Reading]) -> list[Reading]:
+def _server_readings(scoring: _Scoring, own: Ruleset,
+                     readings: list[Reading]) -> list[Reading]:
     """The readings of a server's own count the record allows, where that count parts from
     the referee's: the record's territory marks (TB/TW), OGS's count of its date."""
-    assert game.dead is not None and game.position is not None
-    dead, position, own = game.dead, game.position, game.scores[0].ruleset
+    dead, position = scoring.judgement.dead, scoring.judgement.position
     out: list[Reading] = []
     if dead.territory is not None and all(r.counting is not Counting.MARKED for r in readings):
         # Where the record's territory marks part from the referee's count, they are read too.
         parting = marks_against_referee(position, own, dead.territory)
         if parting is not None:
             out += marked_readings(readings, parting)
-    for counting in ogs_countings(game.check.game, own):
+    for counting in ogs_countings(scoring.report.game, own):
         parting = marks_against_referee(position, own, ogs_territory(
             position, counting is Counting.OGS_STRICT), "OGS's count")
         if parting is not None:

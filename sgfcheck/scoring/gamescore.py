@@ -41,18 +41,43 @@ class _Worked:
 
 
 @dataclass(frozen=True)
-class GameScore:
-    """One game counted under its own ruleset and the rows asked for, and the verdict on its
-    RE: built once by :func:`score_game`, never changed after."""
+class Judgement:
+    """The position a game's count stands on: its dead stones, the position analysed once for
+    every ruleset, whether the game ended by two passes, and after which move."""
 
-    check: GameReport
-    dead: DeadStones | None = None
-    position: Position | None = None
+    dead: DeadStones
+    position: Position
+    final: bool = False
+    """The scored position is the end of a game that ended by two passes."""
+    scored_move: int = 0
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The table of counts: one row a ruleset (the game's own first), each row's band, why the
+    rows differ, the row the verdict rests on, and the solved lines behind solved rows."""
+
     scores: list[Score] = field(default_factory=list)
     bands: list[Band | None] = field(default_factory=list)
     """Each row's band (on a judgement of the position: the estimate, an engine, a game not
     ended by two passes), aligned with ``scores``; None on a firm basis."""
     explanations: list[str] = field(default_factory=list)
+    reading_row: int = 0
+    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
+    reading none of the asked rows counts: a komi or a counting a convention reads)."""
+    added_reading: str | None = None
+    """The short name of the row added for the verdict's reading (the last row), if one was:
+    ``japanese, komi 6.5``, ``japanese, OGS``."""
+    finishes: tuple[Finish, ...] = ()
+    """The last open points played out (one solved line for each objective the rows and
+    readings asked: area, territory), or why not."""
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """The verdict on RE and what it weighed: the readings of the record, the counts of each
+    reading and way, and what the count assumes about the record or reads from its source."""
+
     result_check: ResultCheck | None = None
     readings: list[Reading] = field(default_factory=list)
     """The record's own reading and those its convention allows (the territory marks' reading
@@ -68,20 +93,90 @@ class GameScore:
     """What the count reads from the record's source's conventions, cited (``RES010``)."""
     komi_unknown: str | None = None
     """Why the record's komi is unknown (the counts are made without komi), if it is."""
-    final: bool = False
-    """The scored position is the end of a game that ended by two passes."""
-    scored_move: int = 0
-    reading_row: int = 0
-    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
-    reading none of the asked rows counts: a komi or a counting a convention reads)."""
-    added_reading: str | None = None
-    """The short name of the row added for the verdict's reading (the last row), if one was:
-    ``japanese, komi 6.5``, ``japanese, OGS``."""
-    finishes: tuple[Finish, ...] = ()
-    """The last open points played out (one solved line for each objective the rows and
-    readings asked: area, territory), or why not."""
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """One game counted under its own ruleset and the rows asked for, and the verdict on its
+    RE: built once by :func:`~sgfcheck.scoring.adjudicate.score_game`, never changed after.
+    Its parts: the check, the position judged, the table of counts, the verdict weighed, or why
+    there is nothing to count; what only a picture asks is worked out when first asked."""
+
+    check: GameReport
+    judged: Judgement | None = None
+    rows: Rows = field(default_factory=Rows)
+    weighing: Weighing = field(default_factory=Weighing)
     error: str | None = None
     worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
+
+    # The parts' values, by the names every output reads.
+    @property
+    def dead(self) -> DeadStones | None:
+        return self.judged.dead if self.judged is not None else None
+
+    @property
+    def position(self) -> Position | None:
+        return self.judged.position if self.judged is not None else None
+
+    @property
+    def final(self) -> bool:
+        return self.judged is not None and self.judged.final
+
+    @property
+    def scored_move(self) -> int:
+        return self.judged.scored_move if self.judged is not None else 0
+
+    @property
+    def scores(self) -> list[Score]:
+        return self.rows.scores
+
+    @property
+    def bands(self) -> list[Band | None]:
+        return self.rows.bands
+
+    @property
+    def explanations(self) -> list[str]:
+        return self.rows.explanations
+
+    @property
+    def reading_row(self) -> int:
+        return self.rows.reading_row
+
+    @property
+    def added_reading(self) -> str | None:
+        return self.rows.added_reading
+
+    @property
+    def finishes(self) -> tuple[Finish, ...]:
+        return self.rows.finishes
+
+    @property
+    def result_check(self) -> ResultCheck | None:
+        return self.weighing.result_check
+
+    @property
+    def readings(self) -> list[Reading]:
+        return self.weighing.readings
+
+    @property
+    def readings_fixed(self) -> bool:
+        return self.weighing.readings_fixed
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        return self.weighing.outcomes
+
+    @property
+    def doubts(self) -> list[Finding]:
+        return self.weighing.doubts
+
+    @property
+    def conventions(self) -> list[Finding]:
+        return self.weighing.conventions
+
+    @property
+    def komi_unknown(self) -> str | None:
+        return self.weighing.komi_unknown
 
     @property
     def findings(self) -> list[Finding]:
