@@ -19,8 +19,7 @@ from typing import Any
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
-from sgfcheck.status import Source
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import Source, StrEnum
 
 
 class DeadStoneChoice(StrEnum):

@@ -1,4 +1,6 @@
-"""Words for a chain's life: its status, and who decided it.
+"""Words for a chain's life: its status, and who decided it; and the base of every word list
+(:class:`StrEnum`: an enum whose members are their own string values, so that ``str()``,
+f-strings, JSON and CSV give the value; Python 3.11's, or an equivalent on 3.10).
 
 A :class:`Status` is what is said of a chain at the end of a game; a :class:`Source` is who said
 it: the players (TB/TW markup), the user (``--dead``, ``--alive``), a proof (Benson), sgfcheck's
@@ -8,7 +10,21 @@ the estimate and the chain statuses all use these words, and the reports print t
 
 from __future__ import annotations
 
-from sgfcheck.strenum import StrEnum
+import sys
+from enum import Enum
+
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover - Python 3.10
+
+    class StrEnum(str, Enum):
+        """A string enum printed as its value."""
+
+        def __str__(self) -> str:
+            return str(self.value)
+
+        def __format__(self, spec: str) -> str:
+            return format(str(self.value), spec)
 
 
 class Status(StrEnum):

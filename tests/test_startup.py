@@ -36,7 +36,7 @@ def test_version_loads_nothing_of_the_library() -> None:
     mods = loaded("--version")
     ours = {m for m in mods if m.startswith("sgfcheck")}
     assert ours <= {"sgfcheck", "sgfcheck.version", "sgfcheck.cli", "sgfcheck.cli.app",
-                    "sgfcheck.cli.exits", "sgfcheck.strenum", "sgfcheck.core",
+                    "sgfcheck.cli.exits", "sgfcheck.status", "sgfcheck.core",
                     "sgfcheck._core"}, sorted(ours)
 
 

@@ -8,8 +8,7 @@ import typer
 
 from sgfcheck.cli.common import examples, say, width
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.status import Source
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import Source, StrEnum
 
 app = typer.Typer(name="engines", add_completion=False, pretty_exceptions_enable=False,
                  help="Engines for dead stones: what is installed, installing KataGo.",

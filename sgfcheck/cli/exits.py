@@ -22,7 +22,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 if TYPE_CHECKING:
     from sgfcheck.output.summary import Summary

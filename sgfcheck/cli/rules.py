@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from sgfcheck.cli.common import WideOption, examples, width
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class RulesFormat(StrEnum):

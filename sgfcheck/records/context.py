@@ -31,7 +31,7 @@ from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import explicit_parameters, parse_rules_string, rules_from_ru
 from sgfcheck.settings import Settings
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 DEFAULT_RULES = "japanese"
 """Used when RU is missing or unknown and the user chose no ruleset."""

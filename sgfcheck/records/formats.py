@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.points import Point, point_to_sgf, standard_handicap, tygem_handicap
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class RecordFormat(StrEnum):

@@ -42,7 +42,7 @@ from sgfcheck.records.reading import read_path
 from sgfcheck.records.servers import Server, server_of
 from sgfcheck.records.sniff import not_a_record
 from sgfcheck.records.syntax import ABNORMAL_NODE_VALUES, crowded_node, parse_trees
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 MAX_LINES = 10_000
 """With ``--variations``, at most this many lines of one game are checked."""

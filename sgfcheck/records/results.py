@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class ResultKind(StrEnum):

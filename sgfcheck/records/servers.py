@@ -14,7 +14,7 @@ Only what the evidence shows is named; everything else is :attr:`Server.UNKNOWN`
 
 from __future__ import annotations
 
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class Server(StrEnum):

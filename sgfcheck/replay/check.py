@@ -26,7 +26,7 @@ from sgfcheck.replay.scenes import Scene, scene_of
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import Settings
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class Verdict(StrEnum):

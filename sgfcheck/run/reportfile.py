@@ -19,7 +19,7 @@ from typing import IO, Protocol
 
 from sgfcheck.escaping import csv_cell
 from sgfcheck.output.schema import BATCH_CSV_COLUMNS, jsonl_line
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class ReportKind(StrEnum):

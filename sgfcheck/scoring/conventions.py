@@ -45,7 +45,7 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.records.servers import Server
 from sgfcheck.rules.presets import CHINESE, JAPANESE
 from sgfcheck.rules.ruleset import Ruleset, Scoring
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 OGS_GOSCORER_SINCE = "2024-06-08"
 """The day OGS's engine began to count with goscorer (online-go/goban ca2b00c2): records dated

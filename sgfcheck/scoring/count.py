@@ -24,7 +24,7 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset, Scoring, Tax
 from sgfcheck.scoring.position import Position
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class Method(StrEnum):

@@ -49,7 +49,7 @@ from sgfcheck.scoring.localgame import FALLS, Counter, LocalGame, OutOfBudget, l
 from sgfcheck.scoring.owners import PointOwners
 from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.regions import open_points
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import StrEnum
 
 
 class Objective(StrEnum):

@@ -18,8 +18,7 @@ from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.finish import Finish
-from sgfcheck.status import Source, Status
-from sgfcheck.strenum import StrEnum
+from sgfcheck.status import Source, Status, StrEnum
 
 UNFINISHED_SLACK = 2.0
 """A result this close to the band of a game that did not end with two passes is not called a
