@@ -211,12 +211,9 @@ def annotate_game(tree: sgf_grammar.Coarse_game_tree, game: GameScore, file_find
 def matched_reading(game: GameScore) -> Reading | None:
     """The reading other than the record's own under which the result check matched RE."""
     rc = game.result_check
-    if rc is None or rc.status is not CheckStatus.MATCH or rc.reading is None:
+    if rc is None or rc.status is not CheckStatus.MATCH or rc.under is None:
         return None
-    for outcome in game.outcomes:
-        if outcome.reading.label == rc.reading and not outcome.reading.own:
-            return outcome.reading
-    return None
+    return None if rc.under.own else rc.under
 
 
 def annotate(scored: FileScore, fix: frozenset[str] = frozenset()) -> Annotated:

@@ -261,22 +261,20 @@ def _solving(line: Line, rep: Replay, dead: DeadStones, banded: bool, final: boo
     return Solving(to_move, min(passes, 1), settings.limits.solver, why_not)
 
 
-def row_label(score: Score) -> str:
-    """A row's reading as a result check names it (``japanese with komi 6.5``)."""
-    return f"{score.ruleset.name} with komi {score.ruleset.komi:g}"
-
-
 def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:
     """The rows with ``reading_row`` at the row the verdict rests on, the row of its reading
     (its count as judged, its band over the settled ways) added when none of the rows counts it:
     the answer always names a count the table shows."""
     rc = weighing.result_check
-    if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.reading is None:
+    if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.under is None:
         return rows
-    labels = [row_label(s) for s in rows.scores]
-    if rc.reading in labels:
-        return replace(rows, reading_row=labels.index(rc.reading))
-    mine = [o for o in weighing.outcomes if o.reading.label == rc.reading and o.settled]
+    under = rc.under
+    row = next((i for i, s in enumerate(rows.scores) if not under.counting.server
+                and s.ruleset.name == under.ruleset.name
+                and s.ruleset.komi == under.ruleset.komi), None)
+    if row is not None:
+        return replace(rows, reading_row=row)
+    mine = [o for o in weighing.outcomes if o.reading is under and o.settled]
     if not mine:  # the komi is unknown: the rows are counted without it, the own row first
         return rows
     bands = [o.band for o in mine]

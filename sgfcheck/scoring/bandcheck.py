@@ -84,7 +84,7 @@ def check_bands(out: Draft, result: Result, banded: Banded, recorded: float | No
     reading, band = items[0]
     out.band = band
     out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
-    out.reading = reading.label
+    out.read_as(reading)
     if recorded is None and len({b.decided_winner for _, b in items}) > 1:
         # A winner alone: the readings of a convention (komi 0, 6.5 or 7.5) must all give it.
         shown = "; ".join(f"{r.label}: {band_text(b, asked.show, 3)}" for r, b in items[:4])
@@ -123,7 +123,7 @@ def _band_match(out: Draft, asked: _Asked, reading: Reading, band: Band) -> Draf
     recorded, result = asked.recorded, asked.result
     out.decide(CheckStatus.MATCH, "RES104" if recorded is not None else "RES103")
     out.band = band
-    out.reading = reading.label
+    out.read_as(reading)
     out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
     out.reproduced = "band" if recorded is not None else "winner"
     out.delta = None if recorded is None else band.settled - recorded

@@ -187,7 +187,7 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
         return out
     base = outcomes[0].score
     out.computed = base.result_text
-    out.reading = outcomes[0].reading.label
+    out.read_as(outcomes[0].reading)
     if komi_unknown is not None:
         return _komi_needed(out, result, base, komi_unknown)
     if dead.assumed and not final:
@@ -243,7 +243,7 @@ def _on_bands(out: Draft, asked: _Asked, banded: Banded) -> Draft:
                           asked.final, asked.name)
     if checked.status is CheckStatus.MATCH and asked.recorded is not None:
         other = next((o for o in asked.possible if o.solved and o.way == AS_JUDGED
-                      and o.reading.label == checked.reading and o.finish is not None), None)
+                      and o.reading is checked.under and o.finish is not None), None)
         if other is not None and other.finish is not None:
             checked.finish = other.finish
             checked.reason += (f"; the solved count is {other.score.result_text} "
@@ -259,7 +259,7 @@ def _as_counted(out: Draft, asked: _Asked) -> Draft:
     first = possible[0] if possible else asked.outcomes[0]
     own = [o for o in possible if o.reading is first.reading]
     out.computed = first.score.result_text
-    out.reading = first.reading.label
+    out.read_as(first.reading)
     out.delta = None if recorded is None else first.score.margin - recorded
     out.reason = (f"computed {first.score.result_text} ({first.reading.label}), recorded "
                   f"{asked.result.raw}"
@@ -333,7 +333,7 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
     show = name or str
     out.decide(CheckStatus.UNVERIFIABLE, "RES127")
     out.computed = first.score.result_text
-    out.reading = first.reading.label
+    out.read_as(first.reading)
     out.band = first.band
     out.finish = first.finish
     out.delta = first.score.margin - recorded

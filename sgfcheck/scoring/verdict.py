@@ -144,6 +144,9 @@ class ResultCheck:
     """The solved line the verdict rests on (the last open points played out), if any."""
     code: str = ""
     """Why the verdict is what it is, as a stable code (:data:`REASONS`)."""
+    under: Reading | None = None
+    """The reading the verdict was reached under (``reading`` names it): the rows and the
+    outcomes are found by it, not by its name."""
 
 
 @dataclass
@@ -166,6 +169,11 @@ class Draft:
     assumptions: list[Finding] = field(default_factory=list)
     finish: Finish | None = None
     code: str = ""
+    under: Reading | None = None
+
+    def read_as(self, reading: Reading) -> None:
+        """The verdict is reached under ``reading``."""
+        self.reading, self.under = reading.label, reading
 
     def decide(self, status: CheckStatus, code: str) -> None:
         """The verdict and the reason's code, together."""
@@ -176,7 +184,7 @@ class Draft:
         return ResultCheck(self.status, self.reason, self.computed, self.recorded, self.delta,
                            self.basis, self.finished, self.least_confidence, self.reading,
                            self.reproduced, self.band, tuple(self.assumptions), self.finish,
-                           self.code)
+                           self.code, self.under)
 
 
 @dataclass(frozen=True)
@@ -256,7 +264,7 @@ def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
     out.decide(CheckStatus.MATCH, {"margin": "RES101", "solved": "RES102"}.get(reproduced,
                                                                               "RES103"))
     out.computed = hit.score.result_text
-    out.reading = reading.label
+    out.read_as(reading)
     out.reproduced = reproduced
     out.finish = hit.finish
     out.band = hit.band if hit.solved else out.band
