@@ -28,7 +28,7 @@ from sgfcheck.findings import Finding
 from sgfcheck.records.record import GameRecord
 from sgfcheck.records.results import ResultKind, parse_result
 from sgfcheck.rules.presets import PRESETS
-from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.rules.ruleset import Ruleset, Scoring
 from sgfcheck.rules.spellings import explicit_parameters, parse_rules_string, rules_from_ru
 from sgfcheck.settings import Settings
 from sgfcheck.status import StrEnum
@@ -139,6 +139,16 @@ def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Fin
             detail += " with " + ", ".join(
                 f"{k}={v.value}" for k, v in changes.items() if k in ("ko", "suicide"))
     return GameContext(ruleset, origin, detail, komi_origin, komi_detail, game.handicap), found
+
+
+def usual_komi(ruleset: Ruleset, handicap: int) -> float:
+    """The komi a server's convention reads for these rules where the record's own cannot be
+    what was played (Fox: 6.5 under territory counting, 7.5 under area, 0.5 with handicap
+    stones); the one table of usual komi (a KataGo rule string's own default is KataGo's, in
+    :mod:`sgfcheck.rules.spellings`)."""
+    if handicap >= 2:
+        return 0.5
+    return 7.5 if ruleset.scoring is not Scoring.TERRITORY else 6.5
 
 
 def komi_without_km(game: GameRecord, ruleset: Ruleset) -> tuple[float, Origin, str]:

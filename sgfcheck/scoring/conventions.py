@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
-from sgfcheck.records.context import GameContext, Origin
+from sgfcheck.records.context import GameContext, Origin, usual_komi
 from sgfcheck.records.record import GameRecord
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.records.servers import Server
@@ -109,12 +109,6 @@ def _half_point(result: Result) -> bool:
             and (result.margin * 2) % 2 == 1)
 
 
-def _usual_komi(ruleset: Ruleset, handicap: int) -> float:
-    if handicap >= 2:
-        return 0.5
-    return 7.5 if ruleset.scoring is not Scoring.TERRITORY else 6.5
-
-
 def readings(game: GameRecord, context: GameContext, result: Result,
              fixed: bool) -> list[Reading]:
     """The record's own reading first, then those its convention allows (none when ``fixed``:
@@ -136,7 +130,7 @@ def readings(game: GameRecord, context: GameContext, result: Result,
         candidates = [own] + ([CHINESE if own.scoring is Scoring.TERRITORY else JAPANESE]
                               if fox and even else [])
         for ruleset in candidates:
-            komi = _usual_komi(ruleset, game.handicap)
+            komi = usual_komi(ruleset, game.handicap)
             out.append(Reading(replace(ruleset, komi=komi), False, (Finding(
                 F.RES_KOMI_CONVENTION, f"{why}; komi {komi:g} ({ruleset.name}) assumed"),)))
         return out
@@ -144,7 +138,7 @@ def readings(game: GameRecord, context: GameContext, result: Result,
         why = (f"KM[{game.komi_raw}] on a Fox record of an even game: Fox often writes KM[0] for "
                "games played with komi")
         for ruleset in (JAPANESE, CHINESE):
-            komi = _usual_komi(ruleset, 0)
+            komi = usual_komi(ruleset, 0)
             out.append(Reading(replace(ruleset, komi=komi), False, (Finding(
                 F.RES_KOMI_CONVENTION, f"{why}; komi {komi:g} ({ruleset.name}) read too"),)))
         return out
