@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -32,6 +31,11 @@ from sgfcheck.cli.exits import ExitStatus, FailPolicy
 from sgfcheck.cli.progress import batch_progress
 from sgfcheck.escaping import terminal_text
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+
+if TYPE_CHECKING:
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.run.batch import Problems
+    from sgfcheck.run.plan import BatchPlan
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -133,74 +137,52 @@ def batch(
     error.
     """
     validate([rules], encoding, komi)
-    if resume is not None and out is not None and resume != out:
-        raise usage_error("--resume FILE writes to FILE: give --out the same file or leave it")
-    most = max(8, 4 * (os.cpu_count() or 1))
-    if not 0 <= jobs <= most:
-        # Each worker is a process of tens of MB: a huge number would exhaust the machine.
-        raise usage_error(f"--jobs takes a number from 0 (one per core) to {most} (four per "
-                          "core)")
     seconds_of(timeout)
     limits = limits_of(limit)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json), ("--html", html_page)):
         check_writable(option, path)
-    if out_dir is not None:
-        for option, value in (("--out", out), ("--resume", resume), ("--html", html_page),
-                              ("--duplicates", duplicates)):
-            if value is not None:
-                raise usage_error(f"--out-dir writes the report as parts: {option} goes with "
-                                  "'sgfcheck report merge DIR' (resume: run the same command "
-                                  "again)")
-    if part_format not in ("jsonl", "parquet"):
-        raise usage_error(f"--part-format {part_format}: jsonl or parquet")
-    if part_format != "jsonl" and out_dir is None:
-        raise usage_error("--part-format is the format of the parts of --out-dir DIR (a "
-                          "Parquet report in one file: --out FILE.parquet)")
-    report_path = out or resume
-    if part_format == "parquet" or (report_path is not None
-                                    and report_path.suffix.lower() == ".parquet"):
-        from sgfcheck.run.parquet import ParquetUnavailable, require_pyarrow
-
-        try:
-            require_pyarrow()
-        except ParquetUnavailable as exc:
-            raise usage_error(str(exc)) from None
     settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
-                        dead_stones=dead_stones,
-                        engine=engine, limits=limits, timeout=timeout)
+                        dead_stones=dead_stones, engine=engine, limits=limits, timeout=timeout)
+    from sgfcheck.run.plan import PlanError, plan_batch
+
+    try:
+        plan = plan_batch(inputs, settings, jobs=jobs, out=out, resume=resume, out_dir=out_dir,
+                          part_format=part_format, part_size=part_size, scheduler=scheduler,
+                          duplicates=duplicates, summary_json=summary_json,
+                          html_page=html_page)
+    except PlanError as exc:
+        raise usage_error(str(exc)) from None
+    summary, problems = _run(plan, quiet)
+    raise typer.Exit(_said(plan, summary, problems, width(wide), fail_on))
+
+
+def _run(plan: BatchPlan, quiet: bool) -> tuple[Summary, Problems | None]:
+    """The run of a plan, with its progress; an interruption or a run that cannot go on is said
+    (exit 130, or a usage error)."""
     # Imported when used (pebble, the pages): the other commands start faster without them.
-    from sgfcheck.cli.exits import batch_status, over_inputs
-    from sgfcheck.output import formats
-    from sgfcheck.output.text import wrap_line
-    from sgfcheck.run.batch import BatchOptions, Problems
+    from sgfcheck.run.batch import Problems
     from sgfcheck.run.executor import RunStopped
     from sgfcheck.run.report import ReportProblem, write_parts, write_report
 
-    # With --html on this machine's pool, each game with illegal moves, errors or a mismatch
-    # gets its game page beside the page (a cluster's workers write elsewhere: no pages).
-    pages = (str(html_page.with_name(html_page.stem + "-games"))
-             if html_page is not None and scheduler is None and out_dir is None else None)
-    options = BatchOptions(settings=settings, jobs=jobs, pages=pages)
-    problems = Problems() if html_page is not None else None
-    progress, finish = batch_progress(inputs, quiet)
-    stdin = sys.stdin if "-" in inputs else None
-    from sgfcheck.run.ledger import state_path
-
-    # What this run creates (not what an earlier run left): removed again if it read nothing.
-    made = [p for p in ((out, state_path(out)) if out is not None and resume is None else ())
-            if not p.exists()]
+    problems = Problems() if plan.html_page is not None else None
+    progress, finish = batch_progress(list(plan.inputs), quiet)
+    stdin = sys.stdin if "-" in plan.inputs else None
+    inputs = list(plan.inputs)
     try:
-        if out_dir is not None:
-            summary = write_parts(inputs, options, out_dir, part_size, parquet=part_format ==
-                                  "parquet", scheduler=scheduler,
+        if plan.out_dir is not None:
+            summary = write_parts(inputs, plan.options, plan.out_dir, plan.part_size,
+                                  parquet=plan.parquet_parts, scheduler=plan.scheduler,
                                   stdin=stdin, progress=progress)
         else:
-            summary = write_report(inputs, options, out=out, resume=resume, scheduler=scheduler,
-                                   stdin=stdin, progress=progress, problems=problems)
+            summary = write_report(inputs, plan.options,
+                                   out=None if plan.resume else plan.out,
+                                   resume=plan.out if plan.resume else None,
+                                   scheduler=plan.scheduler, stdin=stdin, progress=progress,
+                                   problems=problems)
     except KeyboardInterrupt:
         finish()
-        if out_dir is not None:
+        if plan.out_dir is not None:
             typer.echo("interrupted: the folder holds every partition finished so far; run the "
                        "same command again to finish it", err=True)
         else:
@@ -211,15 +193,25 @@ def batch(
         finish()
         raise usage_error(str(exc)) from None
     finish()
-    columns = width(wide)
+    return summary, problems
+
+
+def _said(plan: BatchPlan, summary: Summary, problems: Problems | None, columns: int | None,
+          fail_on: FailPolicy) -> ExitStatus:
+    """The summary, notes and hints, the files written beside the report; the exit status. A
+    run that read no record removes the report it made and says why."""
+    from sgfcheck.cli.exits import batch_status, over_inputs
+    from sgfcheck.output import formats
+    from sgfcheck.output.text import wrap_line
+
     if not summary.files and not summary.skipped:
-        for path in made:  # an empty report and its state help nobody
+        for path in plan.made:  # an empty report and its state help nobody
             path.unlink(missing_ok=True)
         for problem in summary.problems:
             typer.echo(wrap_line(f"not read: {terminal_text(problem)}", columns), err=True)
         raise usage_error("no record in the inputs" + (
             " (each input not read is named above)" if summary.input_problems
-            else ": no file found in " + ", ".join(inputs)))
+            else ": no file found in " + ", ".join(plan.inputs)))
     hints = [n for n in summary.notes if n.startswith("hint: ")]
     for note in summary.notes:
         if note not in hints:
@@ -227,19 +219,19 @@ def batch(
     say(formats.summary_text()(summary, columns))
     for hint in hints:
         typer.echo(wrap_line(terminal_text(hint), columns), err=True)
-    if out_dir is not None:
-        say(f"parts written to {out_dir}; duplicates across parts and one report: "
-            f"sgfcheck report merge {out_dir}")
-    if duplicates is not None:
-        duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
-    if summary_json is not None:
-        summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
-    if html_page is not None and problems is not None:
-        write_page(formats.batch_html()(summary, problems.shown, problems.more), html_page)
-    for line in _what_was_written(out or resume, html_page, pages):
+    if plan.out_dir is not None:
+        say(f"parts written to {plan.out_dir}; duplicates across parts and one report: "
+            f"sgfcheck report merge {plan.out_dir}")
+    if plan.duplicates is not None:
+        plan.duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
+    if plan.summary_json is not None:
+        plan.summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
+    if plan.html_page is not None and problems is not None:
+        write_page(formats.batch_html()(summary, problems.shown, problems.more), plan.html_page)
+    for line in _what_was_written(plan.out, plan.html_page, plan.options.pages):
         say(wrap_line(line, columns), err=True)
     readable = summary.skipped or summary.files - summary.unreadable - summary.not_records
-    raise typer.Exit(over_inputs(batch_status(summary, fail_on), readable))
+    return over_inputs(batch_status(summary, fail_on), readable)
 
 
 def _what_was_written(report: Path | None, html_page: Path | None, pages: str | None
