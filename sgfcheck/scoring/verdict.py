@@ -8,7 +8,7 @@ rely on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from sgfcheck.colour import BLACK
 from sgfcheck.findings import Finding
@@ -181,10 +181,10 @@ class Draft:
         self.status, self.code = status, code
 
     def frozen(self) -> ResultCheck:
-        return ResultCheck(self.status, self.reason, self.computed, self.recorded, self.delta,
-                           self.basis, self.finished, self.least_confidence, self.reading,
-                           self.reproduced, self.band, tuple(self.assumptions), self.finish,
-                           self.code, self.under)
+        """The verdict, field for field (the draft holds exactly :class:`ResultCheck`'s)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["assumptions"] = tuple(self.assumptions)
+        return ResultCheck(**values)
 
 
 @dataclass(frozen=True)
