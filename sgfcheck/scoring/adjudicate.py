@@ -241,18 +241,27 @@ def _solving(line: Line, rep: Replay, dead: DeadStones, banded: bool, final: boo
              settings: Settings) -> Solving:
     """Whether the last points of the position are played out, who moves first (the record's
     side to move after the moves replayed) and after how many passes in a row."""
-    to_move = BLACK
+    # Read backwards from the last move replayed (a record's line is hundreds of moves; this
+    # runs for every game): the side to move is the opponent of that move's colour unless a
+    # later node's PL names it; the passes in a row are those that end the moves replayed.
+    events = line.events
+    end = len(events)
+    if settings.move is not None:  # replayed up to --move: the moves after it are not read
+        at = [i for i, event in enumerate(events) if type(event) is Move]
+        end = at[rep.moves] if rep.moves < len(at) else end
+    to_move: Colour | None = None
     passes = 0
-    played = 0
-    for event in line.events:
+    for k in range(end - 1, -1, -1):
+        event = events[k]
         if isinstance(event, Move):
-            if played == rep.moves:
+            if to_move is None:
+                to_move = event.colour.opponent
+            if event.point is not None or passes == 2:
                 break
-            played += 1
-            to_move = event.colour.opponent
-            passes = passes + 1 if event.point is None else 0
-        elif event.player is not None:  # PL[] names the side to move
+            passes += 1
+        elif to_move is None and event.player is not None:  # PL[] names the side to move
             to_move = event.player
+    to_move = to_move or BLACK
     why_not = ("the count rests on a firm judgement" if not banded else
                "the game ended by two passes" if final or passes >= 2 else
                "nothing is known of the dead stones" if dead.assumed else
