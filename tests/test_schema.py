@@ -105,3 +105,60 @@ def test_sgfcheck_schema_prints_the_packaged_schema_and_its_version(tmp_path: Pa
     assert done.exit_code == 0, done.output
     head = json.loads(report.with_name("r.jsonl.state").read_text().splitlines()[0])
     assert head["schema"] == SCHEMA_VERSION
+
+
+# --- the report rows' encoder ------------------------------------------------------------------
+
+
+def _rows_both_ways(paths: list[Path]) -> int:
+    """Every batch row of ``paths`` (games and files without one) written by the rows' encoder
+    (orjson) and by the standard one: the same values, keys in the same order, one line each."""
+    from sgfcheck.output.schema import batch_file_row, batch_game_row, json_text, jsonl_line
+    from sgfcheck.records.record import load_file
+    from sgfcheck.scoring.adjudicate import score_loaded
+    from sgfcheck.settings import Settings
+
+    settings = Settings()
+    rows = 0
+    for path in paths:
+        loaded = load_file(path, settings.encoding, settings.limits)
+        objects = [batch_file_row(str(path), None, loaded.findings)] if not loaded.games else []
+        if loaded.games:
+            scored = score_loaded(loaded, settings)
+            objects += [batch_game_row(str(path), None, game, scored.check)
+                        for game in scored.games]
+        for obj in objects:
+            fast, plain = jsonl_line(obj), json_text(obj) + "\n"
+            assert fast.endswith("\n") and fast.count("\n") == 1
+            # Parsed and written again by one encoder: equal text means equal values and keys
+            # in the same order.
+            assert json.dumps(json.loads(fast)) == json.dumps(json.loads(plain)), path
+            rows += 1
+    return rows
+
+
+def test_row_encoder_writes_the_values_of_the_standard_encoder_on_every_fixture() -> None:
+    paths = sorted(p for p in FIXTURES.rglob("*") if p.is_file())
+    assert _rows_both_ways(paths) >= len(paths)
+
+
+def test_row_encoder_writes_the_values_of_the_standard_encoder_on_a_corpus_sample() -> None:
+    from conftest import corpus_dir
+
+    corpus = corpus_dir()
+    paths = [p for kind in ("kgs", "pro19", "odd", "formats", "ai")
+             for p in sorted((corpus / kind).rglob("*"))[::97] if p.is_file()]
+    assert _rows_both_ways(paths) >= len(paths) // 2
+
+
+def test_row_encoder_escapes_what_the_standard_encoder_escapes() -> None:
+    from sgfcheck.output.schema import json_text, jsonl_line
+
+    tricky = {"a": "line\u2028sep\u2029par\x85nel\x7fdel\x00nul\u202eltr \"q\" \\", 1: 2.5,
+              "n": [None, True, -0.5, 10**15, 7.0, 1e-7], "\u00e9": "\u65e5\u672c"}
+    fast, plain = jsonl_line(tricky), json_text(tricky) + "\n"
+    expected = {("1" if k == 1 else k): v for k, v in tricky.items()}
+    assert json.loads(fast) == json.loads(plain) == expected
+    for raw in ("\u2028", "\u2029", "\x85", "\x7f", "\x00", "\u202e"):
+        assert raw not in fast
+    assert fast.isprintable() or fast[:-1].isprintable()
