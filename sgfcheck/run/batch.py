@@ -44,7 +44,7 @@ from pebble import ProcessExpired
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
-from sgfcheck.judge.clock import USE, EngineUse, bounded, shown_name, watching
+from sgfcheck.judge.clock import USE, bounded, shown_name, watching
 from sgfcheck.limits import Limits, cap_memory
 from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
@@ -67,6 +67,7 @@ from sgfcheck.run.executor import (
     local_pool,
 )
 from sgfcheck.run.news import EngineNews
+from sgfcheck.run.outcome import FileOutcome, GameFacts, file_outcome, outcome_line
 from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, score_loaded
@@ -115,56 +116,6 @@ class BatchOptions:
         return self.settings.limits
 
 
-@dataclass
-class GameFacts:
-    """What the summary needs from one game (small: it crosses process boundaries)."""
-
-    verdict: str
-    illegal: tuple[str, ...]
-    """The rule each illegal move breaks."""
-    result_status: CheckStatus
-    basis: str | None
-    """What the result check rests on (:class:`sgfcheck.scoring.result_check.Basis`)."""
-    has_error: bool
-    sequence: bytes | None
-    label: str
-    problem: ProblemGame | None = None
-    """With ``details``: what the HTML page shows of a problem game."""
-
-
-@dataclass
-class FileOutcome:
-    """One file's rows, rendered where the work was done, and its facts for the summary."""
-
-    key: tuple[str, str | None]
-    rows: list[Row]
-    games: list[GameFacts] = field(default_factory=list)
-    digest: bytes | None = None
-    unreadable: bool = False
-    timed_out: bool = False
-    encoding_guessed: bool = False
-    problem: str | None = None
-    """For a file with no game: why (its error findings)."""
-    input_problem: bool = False
-    """The input itself could not be used (a link loop, an unsafe archive member...)."""
-    engine: EngineUse = field(default_factory=EngineUse)
-    """What the engines took over this file's games."""
-
-
-def file_outcome(item: Work, findings: list[Finding], kind: ReportKind, *,
-                  digest: bytes | None = None, timed_out: bool = False,
-                  encoding_guessed: bool = False) -> FileOutcome:
-    """The outcome of a file with no game: one row saying why."""
-    path, member = item.key
-    make = ROWS[kind.value].file
-    problem = "; ".join(f.message for f in findings if f.is_error)
-    return FileOutcome(item.key, [] if make is None else [make()(path, member, findings)],
-                       unreadable=True,
-                       problem=problem,
-                       input_problem=any(f.code is F.SGF_INPUT for f in findings),
-                       digest=digest, timed_out=timed_out, encoding_guessed=encoding_guessed)
-
-
 # --- work (runs in the workers) ----------------------------------------------------------------
 
 _options = BatchOptions()
@@ -207,7 +158,18 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
 
 
 def process_item(item: Work, options: BatchOptions) -> FileOutcome:
-    """Check and score one file (or report an input problem). Never raises."""
+    """Check and score one file (or report an input problem), with its line of the run state
+    where the report keeps one. Never raises."""
+    outcome = _outcome(item, options)
+    if options.report_kind is not ReportKind.NONE:
+        outcome.state = outcome_line(outcome)
+        if not options.details:  # the problem games were described for the state alone
+            for game in outcome.games:
+                game.problem = None
+    return outcome
+
+
+def _outcome(item: Work, options: BatchOptions) -> FileOutcome:
     kind = ReportKind(options.report_kind)
     if isinstance(item, InputProblem):
         return file_outcome(item, [Finding(F.SGF_INPUT, item.message)], kind)
@@ -536,7 +498,10 @@ def collect(summary: Summary, outcomes: Iterable[FileOutcome], writer: ReportSin
     summary."""
     for outcome in outcomes:
         if writer is not None:
-            writer.write(outcome.rows, state_line(outcome) if state_line is not None else None)
+            line = None
+            if state_line is not None:
+                line = outcome.state if outcome.state is not None else state_line(outcome)
+            writer.write(outcome.rows, line)
         count_outcome(summary, outcome, problems, keys)
         summary.elapsed = time.perf_counter() - start
         if progress is not None:

@@ -28,14 +28,7 @@ from typing import Any, Generic, TypeVar
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
-from sgfcheck.run.batch import (
-    BatchOptions,
-    FileOutcome,
-    Runner,
-    file_outcome,
-    process_item,
-    timed_out,
-)
+from sgfcheck.run.batch import BatchOptions, Runner, process_item, timed_out
 from sgfcheck.run.executor import (
     CHUNK,
     IN_FLIGHT_PER_JOB,
@@ -45,6 +38,7 @@ from sgfcheck.run.executor import (
     chunks,
     in_order,
 )
+from sgfcheck.run.outcome import FileOutcome, file_outcome
 from sgfcheck.run.reportfile import ReportKind
 
 DISTRIBUTED_MISSING = ("--scheduler needs Dask: pip install 'sgfcheck[distributed]' "

@@ -18,15 +18,13 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sgfcheck.output.html import ProblemGame
 from sgfcheck.output.schema import SCHEMA_VERSION
-from sgfcheck.run.batch import FileOutcome, GameFacts
+from sgfcheck.run.outcome import FileOutcome, outcome_of
 from sgfcheck.run.reportfile import ReportKind
-from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.settings import Settings, differences
 from sgfcheck.version import VERSION
 
@@ -92,44 +90,6 @@ class RunHead:
             if earlier_format != self.part_format.value:
                 out.append(f"--part-format {self.part_format.value}, not {earlier_format}")
         return out
-
-
-def outcome_line(outcome: FileOutcome) -> str:
-    """A finished file's line: its key and facts (not its rows: those are in the report)."""
-    obj = {
-        "key": list(outcome.key),
-        "games": [_game_plain(g) for g in outcome.games],
-        "digest": outcome.digest.hex() if outcome.digest is not None else None,
-        "unreadable": outcome.unreadable, "timed_out": outcome.timed_out,
-        "encoding_guessed": outcome.encoding_guessed, "problem": outcome.problem,
-        "input_problem": outcome.input_problem,
-    }
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def _game_plain(g: GameFacts) -> dict[str, Any]:
-    return {"verdict": g.verdict, "illegal": list(g.illegal),
-            "result_status": g.result_status.value, "basis": g.basis,
-            "has_error": g.has_error,
-            "sequence": g.sequence.hex() if g.sequence is not None else None,
-            "label": g.label, "problem": asdict(g.problem) if g.problem is not None else None}
-
-
-def outcome_of(obj: dict[str, Any]) -> FileOutcome:
-    """The outcome :func:`outcome_line` wrote (without rows)."""
-    path, member = obj["key"]
-    games = [GameFacts(g["verdict"], tuple(g["illegal"]), CheckStatus(g["result_status"]),
-                       g["basis"], g["has_error"],
-                       bytes.fromhex(g["sequence"]) if g["sequence"] is not None else None,
-                       g["label"],
-                       ProblemGame(**g["problem"]) if g["problem"] is not None else None)
-             for g in obj["games"]]
-    digest = obj.get("digest")
-    return FileOutcome((path, member), [], games,
-                       bytes.fromhex(digest) if digest is not None else None,
-                       unreadable=obj["unreadable"], timed_out=obj["timed_out"],
-                       encoding_guessed=obj["encoding_guessed"], problem=obj["problem"],
-                       input_problem=obj["input_problem"])
 
 
 def read_state_head(path: Path) -> dict[str, Any]:

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from sgfcheck.output.summary import Summary
 from sgfcheck.records.inputs import iter_inputs
-from sgfcheck.run.batch import BatchOptions, FileOutcome, Problems, run_batch
+from sgfcheck.run.batch import BatchOptions, Problems, run_batch
 from sgfcheck.run.ledger import (
     RunHead,
     iter_state,
-    outcome_line,
     read_state_head,
     report_keys,
     state_path,
 )
+from sgfcheck.run.outcome import FileOutcome, outcome_line
 from sgfcheck.run.parquet import (
     ParquetReport,
     ParquetUnavailable,
