@@ -196,8 +196,14 @@ def local_pool(jobs: int, start: Callable[..., None], *args: Any,
     stopped at once when the run fails or is interrupted, else closed when their work is
     done."""
     from pebble import ProcessPool
+    from pebble.common.types import CONSTS
 
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    # pebble's pool threads poll every CONSTS.sleep_unit (0.1 s): its join waits up to that
+    # long for a thread asleep, 50-100 ms of a run of one record. A shorter unit while the pool
+    # runs (the maintainer's advice: noxdafox/pebble#65) costs its manager a check of the
+    # workers every 10 ms.
+    unit, CONSTS.sleep_unit = CONSTS.sleep_unit, POLL_SECONDS
     pool = ProcessPool(max_workers=jobs_of(jobs), max_tasks=max_tasks, initializer=start,
                        initargs=args, context=ctx)
     try:
@@ -208,6 +214,11 @@ def local_pool(jobs: int, start: Callable[..., None], *args: Any,
         raise
     finally:
         pool.join()
+        CONSTS.sleep_unit = unit
+
+
+POLL_SECONDS = 0.01
+"""How often the local pool's threads look at the workers (pebble's own default: 0.1 s)."""
 
 
 def jobs_of(jobs: int) -> int:
