@@ -181,7 +181,7 @@ def main() -> None:
     runs; a profiler or tracer watches), the process ends the usual way."""
     try:
         app()
-        status: object = 0
+        status: str | int | None = 0
     except SystemExit as exc:
         status = exc.code
     except KeyboardInterrupt:
@@ -189,7 +189,7 @@ def main() -> None:
     _leave(status)
 
 
-def _leave(status: object) -> None:
+def _leave(status: str | int | None) -> None:
     import atexit
     import contextlib
     import os
@@ -198,7 +198,7 @@ def _leave(status: object) -> None:
     if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(status)
     code = 0 if status is None else status if isinstance(status, int) else 1
-    if not isinstance(status, int) and status is not None:
+    if isinstance(status, str):
         print(status, file=sys.stderr)  # as sys.exit prints a message given for a status
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
