@@ -112,12 +112,16 @@ class Ruleset:
         return self.tax is Tax.NONE
 
     def parameters(self) -> dict[str, Any]:
-        """Every parameter by name, enums as their string values."""
-        out: dict[str, Any] = {}
-        for f in FIELD_NAMES:
-            value = getattr(self, f)
-            out[f] = value.value if isinstance(value, Enum) else value
-        return out
+        """Every parameter by name, enums as their string values (a new dict each call; worked
+        out once per ruleset: every row of a batch report writes them)."""
+        cached = self.__dict__.get("_parameters")
+        if cached is None:
+            cached = {}
+            for f in FIELD_NAMES:
+                value = getattr(self, f)
+                cached[f] = value.value if isinstance(value, Enum) else value
+            object.__setattr__(self, "_parameters", cached)
+        return dict(cached)
 
     def to_string(self) -> str:
         """Canonical one-line form; :func:`parse_rules_string` reads it back."""
