@@ -44,6 +44,8 @@ def other_ways(board: Board, dead: DeadStones,
     through own empty points or dame, as the scorer's areas) go together; a group judged dead
     comes back alive, one judged alive or uncertain dies."""
     chains = dead.uncertain if chains is None else chains
+    if not chains:  # nothing doubtful: no other way (and no map of the areas to make)
+        return []
     colour = list(board.colour)
     for p in dead.points:
         colour[p] = EMPTY
