@@ -254,16 +254,17 @@ def _dict_file() -> FileRow:
 
 @cache
 def _csv_game() -> GameRow:
-    from sgfcheck.output.schema import batch_game_csv
+    from sgfcheck.output.schema import batch_game_csv, csv_line
 
-    return batch_game_csv
+    return lambda path, member, game, report: csv_line(batch_game_csv(path, member, game,
+                                                                      report))
 
 
 @cache
 def _csv_file() -> FileRow:
-    from sgfcheck.output.schema import batch_file_csv
+    from sgfcheck.output.schema import batch_file_csv, csv_line
 
-    return batch_file_csv
+    return lambda path, member, findings: csv_line(batch_file_csv(path, member, findings))
 
 
 ROWS: dict[str, RowFormat] = {

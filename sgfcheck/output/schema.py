@@ -10,6 +10,8 @@ points GTP style (``Q16``), enums as their values.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -353,6 +355,14 @@ def csv_row(cells: list[object]) -> list[object]:
     """Cells as written to a CSV file: text that a spreadsheet would take for a formula is
     neutralised, control characters escaped (:func:`sgfcheck.escaping.csv_cell`)."""
     return [csv_cell(c) for c in cells]
+
+
+def csv_line(cells: list[object]) -> str:
+    """One CSV record as the standard ``csv.writer`` writes it (``\r\n`` at its end): a batch
+    worker's row of a CSV report, which the main process only appends."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerow(cells)
+    return buffer.getvalue()
 
 
 def score_csv_rows(report: FileScore) -> list[list[object]]:

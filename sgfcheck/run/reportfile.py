@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from sgfcheck.escaping import csv_cell
-from sgfcheck.output.schema import BATCH_CSV_COLUMNS, jsonl_line
+from sgfcheck.output.schema import BATCH_CSV_COLUMNS, csv_line, jsonl_line
 from sgfcheck.status import StrEnum
 
 
@@ -46,7 +46,7 @@ class ReportKind(StrEnum):
 
 
 Row = str | list[object] | dict[str, object]
-"""A rendered row: a JSON line, CSV cells, or a JSON object."""
+"""A rendered row: the text of a JSON line or a CSV record, CSV cells, or a JSON object."""
 
 
 FLUSH_SECONDS = 0.5
@@ -83,13 +83,13 @@ class ReportWriter:
             self.csv.writerow(BATCH_CSV_COLUMNS)
 
     def write(self, rows: list[Row], state_line: str | None = None) -> None:
-        """Rows as rendered for this kind (JSON lines, or CSV cells), and the file's state."""
+        """Rows as rendered for this kind (the text of JSON lines or CSV records, as the workers
+        make them; JSON objects or CSV cells are rendered here), and the file's state."""
         if self.csv is None:
             self.stream.write("".join(r if isinstance(r, str) else jsonl_line(r) for r in rows))
         else:
-            buffer = io.StringIO()
-            csv.writer(buffer).writerows(r for r in rows if isinstance(r, list))
-            self.stream.write(buffer.getvalue())
+            self.stream.write("".join(r if isinstance(r, str) else csv_line(r) for r in rows
+                                      if not isinstance(r, dict)))
         if state_line is not None and self.state is not None:
             self._pending.append(state_line)
         if time.monotonic() - self._flushed >= FLUSH_SECONDS:
