@@ -9,9 +9,13 @@ open, its right result known. Each cut record is scored as ``sgfcheck score`` sc
 the last points off (``--limit solver=0``, the band stands) and on (the default). Printed for
 each cut: the share decided (match or mismatch), the mismatches, the games whose RE is the
 solved count, and with RE's winner flipped the matches (which must be none). Then the time: the
-median per game of the whole scoring and of the solver alone (``scoring.finish.finish``).
+median per game of the whole scoring, of the estimate of the dead stones alone
+(``judge.deadstones.find_dead_stones``) and of the solver alone (``scoring.finish.finish``),
+and the solver's time on the lines it solved (the games it decides) against the estimate's.
+``--solver N,M``: the solver's budgets measured (positions; ``--limit solver``), the default's
+first.
 
-    python bench/cut_short.py [--every N] [--cuts 4,10] [--kgs DIR]
+    python bench/cut_short.py [--every N] [--cuts 4,10] [--solver 100000] [--kgs DIR]
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path
 
 from sgfmill import sgf
 
+import sgfcheck.scoring.adjudicate as adjudicate
 import sgfcheck.scoring.counts as counts_module
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.scoring.adjudicate import score_bytes
@@ -61,6 +66,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--cuts", default="4,10")
     parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
+    parser.add_argument("--solver", default=str(DEFAULT_LIMITS.solver),
+                        help="the solver budgets measured, comma-separated")
     args = parser.parse_args()
     if not args.kgs.is_dir():
         raise SystemExit(f"no corpus at {args.kgs}")
@@ -71,25 +78,46 @@ def main() -> None:
             files.append(path)
     files = files[::args.every]
     solver_time: list[float] = []
+    solved_time: list[float] = []
+    estimate_time: list[float] = []
     finish = counts_module.finish
+    estimate = adjudicate.find_dead_stones
 
     def timed(*a: object, **k: object) -> object:
         start = time.perf_counter()
+        found = None
         try:
-            return finish(*a, **k)  # type: ignore[arg-type]
+            found = finish(*a, **k)  # type: ignore[arg-type]
+            return found
         finally:
-            solver_time.append(time.perf_counter() - start)
+            took = time.perf_counter() - start
+            solver_time.append(took)
+            if found is not None and found.solved:
+                solved_time.append(took)
+
+    def estimated(*a: object, **k: object) -> object:
+        start = time.perf_counter()
+        try:
+            return estimate(*a, **k)  # type: ignore[arg-type]
+        finally:
+            estimate_time.append(time.perf_counter() - start)
 
     counts_module.finish = timed  # type: ignore[assignment]
+    adjudicate.find_dead_stones = estimated  # type: ignore[assignment]
     off = Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=0))  # type: ignore[arg-type]
-    on = Settings(engine="none")  # type: ignore[arg-type]
+    budgets = [int(b) for b in args.solver.split(",")]
+    modes = [("solver off", off)] + [
+        (f"solver {b:,}", Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=b)))  # type: ignore[arg-type]
+        for b in budgets]
     print(f"KGS games with TB/TW markup and a numeric RE, every {args.every}th: {len(files)}")
     for plays in (int(c) for c in args.cuts.split(",")):
         records = [cut(p.read_bytes(), plays) for p in files]
-        for label, settings in (("solver off", off), ("solver on ", on)):
+        for label, settings in modes:
             seen: Counter[str] = Counter()
             per_game: list[float] = []
             solver_time.clear()
+            solved_time.clear()
+            estimate_time.clear()
             solved = 0
             for data in records:
                 start = time.perf_counter()
@@ -110,9 +138,17 @@ def main() -> None:
                   f"{seen['match']}, mismatch {seen['mismatch']}, unverifiable "
                   f"{seen['unverifiable']}, solved count = RE {solved}); winner flipped: match "
                   f"{wrong['match']}, mismatch {wrong['mismatch']}")
-            median_solver = statistics.median(solver_time) * 1000 if solver_time else 0.0
-            print(f"      median per game: scoring {statistics.median(per_game) * 1000:.1f} ms, "
-                  f"solver {median_solver:.2f} ms ({len(solver_time)} solver calls)")
+            def ms(values: list[float]) -> str:
+                return f"{statistics.median(values) * 1000:.2f}" if values else "-"
+
+            def most(values: list[float]) -> str:
+                return f"{max(values) * 1000:.1f}" if values else "-"
+
+            print(f"      median per game: scoring {ms(per_game)} ms, estimate {ms(estimate_time)} "
+                  f"ms (the most {most(estimate_time)}), solver {ms(solver_time)} ms a call "
+                  f"({len(solver_time)} calls, the most {most(solver_time)} ms); on the "
+                  f"{len(solved_time)} lines it solved {ms(solved_time)} ms (the most "
+                  f"{most(solved_time)} ms)")
 
 
 if __name__ == "__main__":
