@@ -51,6 +51,10 @@ if TYPE_CHECKING:
     from sgfcheck.run.batch import Runner
 
 
+REPORT_BUFFER = 1024 * 1024
+"""Bytes of the report file's write buffer (the writer flushes every few seconds in any case)."""
+
+
 class ReportProblem(ValueError):
     """A report or folder that cannot be used as asked; the message says why."""
 
@@ -119,8 +123,10 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
         try:
             stream = None
             if options.report_kind is not ReportKind.PARQUET:
+                # A large buffer: rows are kilobytes each, and the writer flushes every few
+                # seconds anyway (an 8 KB buffer made a system call of nearly every row).
                 stream = open(target, "a" if appending else "w", encoding="utf-8",  # noqa: SIM115 - closed in finally
-                              newline="")
+                              newline="", buffering=REPORT_BUFFER)
                 streams.append(stream)
             state = None
             if not stateless:
