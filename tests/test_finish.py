@@ -385,3 +385,73 @@ def test_the_regions_agree_with_a_plain_search_of_the_whole_board(name: str) -> 
             checked += 1
     if name in BUILT:
         assert checked == 4
+
+
+# --- who moves first and after how many passes (read from the end of the line) ----------------
+
+
+def _line(*events: object) -> object:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(events=list(events))
+
+
+def _solving_of(events: list[object], moves: int, move: int | None = None,
+                final: bool = False) -> tuple[object, int, str | None]:
+    from types import SimpleNamespace
+
+    from sgfcheck.scoring.adjudicate import _solving
+
+    rep = SimpleNamespace(moves=moves, board=None)
+    dead = SimpleNamespace(assumed=False, uncertain=[])
+    got = _solving(_line(*events), rep, dead, True, final,  # type: ignore[arg-type]
+                   Settings(move=move))
+    return got.to_move, got.passes, got.why_not
+
+
+def _play(colour: object, point: tuple[int, int] | None) -> object:
+    from sgfcheck.records.lines import Move
+
+    return Move(colour, point, 0, False)  # type: ignore[arg-type]
+
+
+def _pl(player: object, black: list[tuple[int, int]] | None = None) -> object:
+    from sgfcheck.records.lines import Setup
+
+    return Setup(0, black or [], [], [], player)  # type: ignore[arg-type]
+
+
+def test_the_side_to_move_is_the_opponent_of_the_last_move_replayed() -> None:
+    moves = [_play(BLACK, (3, 3)), _play(WHITE, (15, 15)), _play(BLACK, None)]
+    assert _solving_of(moves, 3) == (WHITE, 1, None)
+    assert _solving_of(moves[:2], 2) == (BLACK, 0, None)
+
+
+def test_two_passes_in_a_row_end_the_game_and_a_setup_between_them_does_not_part_them() -> None:
+    two = [_play(BLACK, (3, 3)), _play(WHITE, None), _pl(None, [(0, 0)]), _play(BLACK, None)]
+    assert _solving_of(two, 3) == (WHITE, 1, "the game ended by two passes")
+    three = [*two, _play(WHITE, None)]
+    assert _solving_of(three, 4) == (BLACK, 1, "the game ended by two passes")
+    # a play between the passes parts them
+    parted = [_play(BLACK, None), _play(WHITE, (3, 3)), _play(BLACK, None)]
+    assert _solving_of(parted, 3) == (WHITE, 1, None)
+
+
+def test_a_pl_after_the_last_move_names_the_side_to_move() -> None:
+    after = [_play(BLACK, (3, 3)), _play(WHITE, (15, 15)), _pl(WHITE)]
+    assert _solving_of(after, 2) == (WHITE, 0, None)
+    # a PL before the last move is overtaken by it
+    before = [_pl(WHITE), _play(WHITE, (3, 3)), _play(BLACK, None)]
+    assert _solving_of(before, 2) == (WHITE, 1, None)
+    # no move at all: the PL, else Black
+    assert _solving_of([_pl(WHITE, [(0, 0)])], 0) == (WHITE, 0, None)
+    assert _solving_of([_pl(None, [(0, 0)])], 0) == (BLACK, 0, None)
+
+
+def test_with_move_the_line_is_read_up_to_that_move() -> None:
+    line = [_play(BLACK, (3, 3)), _play(WHITE, (15, 15)), _pl(BLACK), _play(BLACK, None),
+            _play(WHITE, None)]
+    # --move 2: the two passes after it are not read; the PL after move 2 is
+    assert _solving_of(line, 2, move=2) == (BLACK, 0, None)
+    assert _solving_of(line, 3, move=3) == (WHITE, 1, None)
+    assert _solving_of(line, 4, move=4) == (BLACK, 1, "the game ended by two passes")

@@ -162,3 +162,22 @@ def test_row_encoder_escapes_what_the_standard_encoder_escapes() -> None:
     for raw in ("\u2028", "\u2029", "\x85", "\x7f", "\x00", "\u202e"):
         assert raw not in fast
     assert fast.isprintable() or fast[:-1].isprintable()
+
+
+def test_csv_rows_made_as_text_in_the_worker_are_the_records_csv_writer_writes() -> None:
+    import csv
+    import io
+
+    from sgfcheck.output.schema import csv_line, csv_row
+    from sgfcheck.run.reportfile import ReportKind, ReportWriter
+
+    cells = csv_row(["a,b", 'say "x"', "=1+1", "line\nbreak", None, 3.5, True, ""])
+    text = csv_line(cells)
+    assert text.endswith("\r\n")
+    assert list(csv.reader(io.StringIO(text))) == [
+        ["a,b", 'say "x"', "'=1+1", "line\\nbreak", "", "3.5", "True", ""]]
+    as_text, as_cells = io.StringIO(), io.StringIO()
+    ReportWriter(as_text, ReportKind.CSV, True).write([text, text])
+    ReportWriter(as_cells, ReportKind.CSV, True).write([cells, cells])
+    assert as_text.getvalue() == as_cells.getvalue()
+    assert as_text.getvalue().count("\r\n") == 3  # the header and two rows
