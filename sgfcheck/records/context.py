@@ -21,6 +21,7 @@ would need.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from sgfcheck import findings as F
@@ -134,11 +135,19 @@ def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Fin
         komi, komi_origin, komi_detail = komi_without_km(game, ruleset)
         changes["komi"] = komi
     if changes:
-        ruleset = replace(ruleset, **changes)
+        ruleset = _changed(ruleset, tuple(changes.items()), repr(changes.get("komi")))
         if settings.ko is not None or settings.suicide is not None:
             detail += " with " + ", ".join(
                 f"{k}={v.value}" for k, v in changes.items() if k in ("ko", "suicide"))
     return GameContext(ruleset, origin, detail, komi_origin, komi_detail, game.handicap), found
+
+
+@lru_cache(maxsize=1024)
+def _changed(ruleset: Ruleset, changes: tuple[tuple[str, Any], ...], komi: str) -> Ruleset:
+    """``ruleset`` with ``changes``, one value for each combination (the few rules and komi of
+    an archive recur: what a ruleset works out once, its parameters and its canonical string,
+    then serves every game). ``komi``: the new komi's repr, so that -0.0 and 0.0 stay apart."""
+    return replace(ruleset, **dict(changes))
 
 
 def usual_komi(ruleset: Ruleset, handicap: int) -> float:
