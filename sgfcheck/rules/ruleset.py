@@ -123,6 +123,21 @@ class Ruleset:
             object.__setattr__(self, "_parameters", cached)
         return dict(cached)
 
+    def __hash__(self) -> int:
+        """The hash of every field, as the dataclass's own, worked out once per value (a
+        ruleset keys the counts of every game: its 26 fields were hashed again each time). Not
+        carried by pickling: a string's hash differs from process to process."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, name) for name in _ALL_FIELDS))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def to_string(self) -> str:
         """Canonical one-line form; :func:`parse_rules_string` reads it back."""
         cached = self.__dict__.get("_string")
@@ -135,6 +150,8 @@ class Ruleset:
 
 
 FIELD_NAMES = [f.name for f in fields(Ruleset) if f.name != "source"]
+_ALL_FIELDS = tuple(f.name for f in fields(Ruleset))
+"""Every field, ``source`` too: what equality compares, and the hash reads."""
 
 
 def format_value(value: Any) -> str:
