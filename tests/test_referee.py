@@ -344,7 +344,7 @@ def test_the_python_referee_walks_any_number_of_groups_without_recursion() -> No
     finally:
         sys.setrecursionlimit(limit)
     # Every empty point is an eye of Black's one region: territory, none of it false.
-    assert ref.territory == [0 if s else BLACK for s in stone]
+    assert ref.territory == bytes(0 if s else BLACK for s in stone)
     assert not any(ref.false_eye) and ref.groups[BLACK] == 1
 
 

@@ -100,8 +100,8 @@ def _referee_reading(position: Position) -> _Referee:
     groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
     fast = core.compiled
     if fast is not None:
-        sb, sw, fb, fw, stb, stw = fast.seki_reading(bytes(position.owner), bytes(ref.territory),
-                                                     bytes(ref.seki), bytes(position.colour))
+        sb, sw, fb, fw, stb, stw = fast.seki_reading(bytes(position.owner), ref.territory,
+                                                     ref.seki, bytes(position.colour))
         return _Referee(ref, {BLACK: sb, WHITE: sw}, {BLACK: stb, WHITE: stw}, groups,
                         {BLACK: fb, WHITE: fw})
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}

@@ -46,21 +46,22 @@ from sgfcheck.scoring.walls import wall_table
 
 @dataclass
 class RefereeMap:
-    """The referee's reading of every point of the board (flat indices, as :class:`Board`)."""
+    """The referee's reading of every point of the board (flat indices, as :class:`Board`): a
+    byte a point, as the compiled core makes them (kept as bytes from the core to the counts)."""
 
-    territory: list[int]
+    territory: bytes
     """The colour a point counts for as territory (0: nobody); points under dead stones
     included, the dead stones themselves not (they are prisoners)."""
-    seki: list[int]
+    seki: bytes
     """The colour of the group in seki a point belongs to (its stones and the empty points and
     dead stones it encloses), 0 elsewhere."""
-    false_eye: list[int]
+    false_eye: bytes
     """1 on an eye point that does not help its group live (0 elsewhere)."""
-    to_fill: list[int]
+    to_fill: bytes
     """1 on a false eye its owner must still fill: not territory."""
-    dame: list[int]
+    dame: bytes
     """1 on a point reached by both colours (or walled off from both): nobody's."""
-    eye_value: list[int]
+    eye_value: bytes
     """What the eye holding the point is worth (0, 1, 2); 0 outside eyes."""
     groups: dict[int, int] = field(default_factory=dict)
     """Independently living regions (eyes worth two or more) per colour."""
@@ -79,8 +80,8 @@ def referee_map(stone: Sequence[int], dead: Collection[int], width: int, height:
         flags[p] = 1
     territory, seki, false_eye, to_fill, dame, values, black, white = fast.referee(
         bytes(stone), bytes(flags), width, height)
-    return RefereeMap(list(territory), list(seki), list(false_eye), list(to_fill), list(dame),
-                      list(values), {BLACK: black, WHITE: white})
+    return RefereeMap(territory, seki, false_eye, to_fill, dame, values,
+                      {BLACK: black, WHITE: white})
 
 
 def referee_map_pure(stone: Sequence[int], dead: Collection[int], width: int, height: int,
@@ -327,8 +328,8 @@ class _Analysis:
                     and chain_region[chain[p]] == rid
                     and not strict[3 - colour][p]):
                 territory[p] = colour
-        return RefereeMap(territory, seki, [int(b) for b in false_point],
-                          [int(b) for b in unscored], [int(b) for b in dame], eye_value, groups)
+        return RefereeMap(bytes(territory), bytes(seki), bytes(false_point), bytes(unscored),
+                          bytes(dame), bytes(eye_value), groups)
 
     # --- 5. false eyes ------------------------------------------------------------------------
 
