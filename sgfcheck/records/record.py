@@ -309,10 +309,8 @@ def _make_game(index: int, tree: sgf_grammar.Coarse_game_tree) -> GameRecord:
     for key in _INFO_KEYS:
         values = prop(key)
         if values:
-            game.info[key] = ", ".join(
-                simple_text(v)
-                for v in (values if key == "AP" else values[:1])
-            )
+            game.info[key] = (", ".join(simple_text(v) for v in values) if key == "AP"
+                              else simple_text(values[0]))
     ru = prop("RU")
     if ru is not None:
         game.rules_raw = first_text(ru)
