@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import FIXTURES, ROOT
 
@@ -60,3 +61,44 @@ def test_pictures_need_no_xml_package() -> None:
     # xml.sax's escaping brought urllib, http and ssl along; html's escaping is enough.
     mods = loaded("diagram", str(FIXTURES / "seki.sgf"))
     assert "sgfcheck.output.svg" in mods and not [m for m in mods if m.startswith("xml")]
+
+
+def test_the_console_script_ends_with_its_status_and_all_its_output(tmp_path: Path) -> None:
+    """main() ends the process itself once the output is flushed: every line reaches a file
+    and a pipe, and the exit status is the command's."""
+    records = sorted(str(p) for p in FIXTURES.glob("*.sgf"))
+    out = tmp_path / "scores.jsonl"
+    with out.open("w") as stream:
+        done = subprocess.run([sys.executable, "-m", "sgfcheck", "score", "--engine", "none",
+                               "--format", "json", *records], stdout=stream,
+                              stderr=subprocess.PIPE, cwd=ROOT, check=False)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(records)
+    assert all(json.loads(line)["file"] in records for line in lines)
+    assert done.returncode == 1  # the fixtures hold illegal moves
+    piped = subprocess.run([sys.executable, "-m", "sgfcheck", "check",
+                            str(FIXTURES / "ko.sgf")], capture_output=True, text=True,
+                           cwd=ROOT, check=False)
+    assert piped.returncode == 1 and "RUL004" in piped.stdout and piped.stdout.endswith("\n")
+    clean = subprocess.run([sys.executable, "-m", "sgfcheck", "rules", "--format", "json"],
+                           capture_output=True, text=True, cwd=ROOT, check=False)
+    assert clean.returncode == 0 and json.loads(clean.stdout)
+    usage = subprocess.run([sys.executable, "-m", "sgfcheck", "chekc"], capture_output=True,
+                           text=True, cwd=ROOT, check=False)
+    assert usage.returncode == 2 and usage.stdout == "" and "check" in usage.stderr
+
+
+def test_the_local_pool_gives_pebble_its_poll_back() -> None:
+    from pebble.common.types import CONSTS
+
+    from sgfcheck.run.executor import POLL_SECONDS, local_pool
+
+    before = CONSTS.sleep_unit
+    with local_pool(1, _nothing) as pool:
+        assert CONSTS.sleep_unit == POLL_SECONDS
+        assert pool.schedule(_nothing).result(timeout=30) is None
+    assert CONSTS.sleep_unit == before
+
+
+def _nothing() -> None:
+    return None
