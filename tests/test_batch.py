@@ -436,3 +436,25 @@ def test_a_game_in_two_encodings_stays_a_pair_beside_a_zip_of_its_folder(tmp_pat
         ["enc/utf8bom.sgf", "enc.zip:utf8bom.sgf"]]
     assert [[short(x) for x in g] for g in groups["same_games"]] == [
         ["enc/utf16.sgf", "enc/utf8bom.sgf", "enc.zip:utf16.sgf", "enc.zip:utf8bom.sgf"]]
+
+
+def test_the_worker_makes_the_state_line_only_where_the_run_keeps_one() -> None:
+    import json as _json
+
+    from sgfcheck.records.items import WorkItem
+    from sgfcheck.run.batch import BatchOptions, process_item
+    from sgfcheck.run.ledger import outcome_of
+    from sgfcheck.run.reportfile import ReportKind
+
+    item = WorkItem(str(FIXTURES / "ko.sgf"), None, (FIXTURES / "ko.sgf").read_bytes())
+    kept = process_item(item, BatchOptions.of(report_kind=ReportKind.JSONL))
+    assert kept.state is not None and kept.state.endswith("\n")
+    back = outcome_of(_json.loads(kept.state))
+    assert back.key == kept.key and [g.illegal for g in back.games] == [("simple ko",)]
+    assert back.games[0].problem is not None  # the state keeps what a later --html shows
+    assert kept.games[0].problem is None  # ... which the main process does not receive
+    assert process_item(item, BatchOptions.of(report_kind=ReportKind.JSONL,
+                                              state_lines=False)).state is None
+    assert process_item(item, BatchOptions.of(report_kind=ReportKind.NONE)).state is None
+    shown = process_item(item, BatchOptions.of(report_kind=ReportKind.JSONL, details=True))
+    assert shown.games[0].problem is not None

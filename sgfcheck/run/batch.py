@@ -95,14 +95,17 @@ class BatchOptions:
     game with illegal moves, errors or a result that does not match; the batch page links it."""
     chunk: int = CHUNK
     """Files handed to a worker at a time."""
+    state_lines: bool = True
+    """Workers make each file's line of the run state beside a report (``--out-dir`` parts
+    keep a manifest instead)."""
 
     @classmethod
     def of(cls, **choices: Any) -> BatchOptions:
         """Options from keywords of both kinds: ``jobs``, ``report_kind``, ``details`` and
         ``chunk`` are the run's, the rest the :class:`~sgfcheck.settings.Settings` (``batch``'s
         own default dead stones, ``markup``, unless given)."""
-        run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "pages", "chunk")
-               if k in choices}
+        run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "pages", "chunk",
+                                           "state_lines") if k in choices}
         choices.setdefault("dead_stones", DeadStoneChoice.MARKUP)
         return cls(settings=Settings(**choices), **run)
 
@@ -165,7 +168,7 @@ def process_item(item: Work, options: BatchOptions) -> FileOutcome:
     """Check and score one file (or report an input problem), with its line of the run state
     where the report keeps one. Never raises."""
     outcome = _outcome(item, options)
-    if options.report_kind is not ReportKind.NONE:
+    if options.state_lines and options.report_kind is not ReportKind.NONE:
         outcome.state = outcome_line(outcome)
         if not options.details:  # the problem games were described for the state alone
             for game in outcome.games:

@@ -167,7 +167,7 @@ def write_part(part: Chunk, options: BatchOptions, folder: str,
     """Run one partition and write its rows and keys into ``folder`` (on a worker; or in the
     main process with ``outcomes`` already made, after the worker died)."""
     kind = part_kind(options)
-    options = replace(options, report_kind=kind)
+    options = replace(options, report_kind=kind, state_lines=False)
     summary = Summary()
     keys = _Keys()
     index = part.index
