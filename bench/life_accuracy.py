@@ -38,12 +38,12 @@ from sgfcheck.judge.gnugo import find_gnugo
 from sgfcheck.judge.install import opencl_present
 from sgfcheck.judge.interface import EngineError
 from sgfcheck.judge.katago import engine, find_katago
+from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_file
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import check_loaded
 from sgfcheck.scoring.count import count
 from sgfcheck.scoring.life import chain_statuses
-from sgfcheck.scoring.position import analyse
 from sgfcheck.scoring.ways import LOW_CONFIDENCE, doubtful_chains, other_ways
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_region.h"
+
 #define MAXP (52 * 52)
 #define EMPTY 0
 
@@ -84,11 +86,12 @@ static Geo *geometry_checked(int w, int h) {
  * on either side stops the import instead of shifting values silently. */
 
 enum { C_MOVE, C_SETUP, C_NOTE, C_WALK_REQUEST, C_WALKED, C_CENSUS, C_AREA, C_AREAS, C_PROOF,
-       C_PLAYOUT_REQUEST, C_PLAYOUT_COUNTS, C_MOVE_POINTS, C_COUNT };
+       C_PLAYOUT_REQUEST, C_PLAYOUT_COUNTS, C_MOVE_POINTS, C_REGION_REQUEST, C_REGION_GAME,
+       C_COUNT };
 
 typedef struct {
     const char *name;
-    const char *fields[14];
+    const char *fields[16];
     PyObject *type;
 } Contract;
 
@@ -108,6 +111,11 @@ static Contract contracts[C_COUNT] = {
                         NULL}, NULL},
     {"PlayoutCounts", {"black", "white", "rng_state", NULL}, NULL},
     {"MovePoints", {"colours", "points", "plays", "setup_at", NULL}, NULL},
+    {"RegionRequest", {"k", "colours", "free", "adj", "wall", "start", "twins", "points",
+                       "territory", "limit", "room", NULL}, NULL},
+    {"RegionGame", {"states", "worth", "expanded", "move_start", "black", "white", "moves",
+                    "out_of_work", "cls", "stop_black", "stop_white", "keys", "cyclic",
+                    "longer_cycles", NULL}, NULL},
 };
 
 static int nfields(int which) {
@@ -637,7 +645,7 @@ done:
     return result;
 }
 
-/* --- position analysis (reference: sgfcheck.scoring.position) ------------------------------------------ */
+/* --- position analysis (reference: sgfcheck.position.analysis) ------------------------------------------ */
 
 static int get_board(Py_buffer *buf, int *w, int *h, Geo **g) {
     if (buf->len != (Py_ssize_t)(*w) * (*h)) {
@@ -1401,7 +1409,7 @@ done:
 
 /* --- module ------------------------------------------------------------------------------------ */
 
-/* ---- the referee's map (scoring/referee.py is the reference; the same steps, same names) ---- */
+/* ---- the referee's map (position/referee.py is the reference; the same steps, same names) ---- */
 
 /* The wall shapes in their eight orientations, relative to "@": cells that must hold the
  * player's living stones ('p'), be open ('e'), or merely lie on the board ('?'), and the cells
@@ -2111,6 +2119,105 @@ done:
 }
 
 /* The SGF reader (_sgfread.c). */
+/* --- the region game (sgfcheck.endgame.localgame; the work is in _region.c) ---------------- */
+
+static int small_int(PyObject *o, int low, int high, const char *what, int *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < low || v > high) {
+        PyErr_Format(PyExc_ValueError, "region game: %s %ld out of range", what, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* region_game(RegionRequest) -> RegionGame; a region beyond this core's sizes is a ValueError
+ * (the caller then works it out in Python). */
+static PyObject *region_game(PyObject *self, PyObject *args) {
+    PyObject *req;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O", &req)) return NULL;
+    if (!field(C_REGION_REQUEST, req, 0)) return NULL;
+    RegionSpec *r = PyMem_RawCalloc(1, sizeof(RegionSpec));
+    if (!r) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    int k, territory, limit, room;
+    if (small_int(PyTuple_GET_ITEM(req, 0), 1, RG_MAXK, "points", &k) < 0) goto done;
+    PyObject *colours = PyTuple_GET_ITEM(req, 1), *free = PyTuple_GET_ITEM(req, 2);
+    PyObject *adj = PyTuple_GET_ITEM(req, 3), *wall = PyTuple_GET_ITEM(req, 4);
+    PyObject *start = PyTuple_GET_ITEM(req, 5), *twins = PyTuple_GET_ITEM(req, 6);
+    PyObject *points = PyTuple_GET_ITEM(req, 7);
+    if (!PyBytes_Check(colours) || !PyBytes_Check(free) || !PyTuple_Check(adj) ||
+        !PyBytes_Check(wall) || !PyBytes_Check(start) || !PyTuple_Check(twins) ||
+        !PyTuple_Check(points)) {
+        PyErr_SetString(PyExc_TypeError, "region game: bytes and tuples expected");
+        goto done;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(adj);
+    if (n > RG_MAXN || n < k || PyBytes_GET_SIZE(colours) != n || PyBytes_GET_SIZE(free) != n ||
+        PyBytes_GET_SIZE(wall) != k || PyBytes_GET_SIZE(start) != k ||
+        PyTuple_GET_SIZE(points) != k) {
+        PyErr_SetString(PyExc_ValueError, "region game: sizes out of range");
+        goto done;
+    }
+    if (small_int(PyTuple_GET_ITEM(req, 8), 0, 1, "territory", &territory) < 0 ||
+        small_int(PyTuple_GET_ITEM(req, 9), 0, INT32_MAX, "limit", &limit) < 0 ||
+        small_int(PyTuple_GET_ITEM(req, 10), 0, INT32_MAX, "room", &room) < 0)
+        goto done;
+    r->k = k; r->n = (int)n; r->cost = territory;
+    memcpy(r->colour, PyBytes_AS_STRING(colours), (size_t)n);
+    memcpy(r->free, PyBytes_AS_STRING(free), (size_t)n);
+    memcpy(r->wall, PyBytes_AS_STRING(wall), (size_t)k);
+    memcpy(r->start, PyBytes_AS_STRING(start), (size_t)k);
+    int e = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *list = PyTuple_GET_ITEM(adj, i);
+        if (!PyTuple_Check(list) || e + PyTuple_GET_SIZE(list) > RG_MAXADJ) {
+            PyErr_SetString(PyExc_ValueError, "region game: neighbours out of range");
+            goto done;
+        }
+        r->adj_off[i] = e;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(list); j++)
+            if (small_int(PyTuple_GET_ITEM(list, j), 0, (int)n - 1, "node", &r->adj[e++]) < 0)
+                goto done;
+    }
+    r->adj_off[n] = e;
+    for (int i = 0; i < k; i++) {
+        r->first_twin[i] = -1;
+        if (small_int(PyTuple_GET_ITEM(points, i), 0, INT32_MAX, "point", &r->points[i]) < 0)
+            goto done;
+    }
+    int t = 0;
+    r->n_twins = (int)PyTuple_GET_SIZE(twins);
+    if (r->n_twins > RG_MAXK) {
+        PyErr_SetString(PyExc_ValueError, "region game: twins out of range");
+        goto done;
+    }
+    for (int c = 0; c < r->n_twins; c++) {
+        PyObject *cls = PyTuple_GET_ITEM(twins, c);
+        if (!PyTuple_Check(cls) || t + PyTuple_GET_SIZE(cls) > RG_MAXK) {
+            PyErr_SetString(PyExc_ValueError, "region game: twins out of range");
+            goto done;
+        }
+        r->twin_off[c] = t;
+        int first = -1;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cls); j++) {
+            int p;
+            if (small_int(PyTuple_GET_ITEM(cls, j), 0, k - 1, "twin", &p) < 0) goto done;
+            if (first < 0) first = p;
+            r->twin[t++] = p;
+            r->first_twin[p] = first;
+        }
+    }
+    r->twin_off[r->n_twins] = t;
+    PyObject *found = region_game_run(r, limit, room);
+    if (found) out = make(C_REGION_GAME, found);
+done:
+    PyMem_RawFree(r);
+    return out;
+}
+
 PyObject *sgf_parse_game(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
@@ -2127,6 +2234,8 @@ static PyMethodDef methods[] = {
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
     {"referee", referee, METH_VARARGS, "referee.referee_map: the referee's map of a position"},
     {"seki_reading", seki_reading, METH_VARARGS, "the loops of position._referee_reading"},
+    {"region_game", region_game, METH_VARARGS,
+     "localgame: every position of a region's game, its moves, classes and stops"},
     {"parse_game", sgf_parse_game, METH_VARARGS,
      "sgf_grammar._parse_sgf_game: one game tree of a collection (records.syntax)"},
     {NULL, NULL, 0, NULL}};

@@ -1,7 +1,7 @@
 """Which core runs the hot loops: the compiled one (``sgfcheck._core``, built from ``_core.c``
 when the package was installed on a machine with a C compiler) or the pure-Python reference.
 
-The pure-Python modules (:mod:`sgfcheck.replay.replay`, :mod:`sgfcheck.scoring.position`,
+The pure-Python modules (:mod:`sgfcheck.replay.replay`, :mod:`sgfcheck.position.analysis`,
 :mod:`sgfcheck.judge.benson`, :mod:`sgfcheck.judge.playout`) are the reference and the fallback;
 the compiled core gives the same answers to the last bit (tests/test_core.py holds them to it).
 Setting ``SGFCHECK_PURE=1`` in the environment forces the pure core.

@@ -49,8 +49,14 @@ class Limits:
     the dead stones cost milliseconds a game, so 20,000 games would take minutes); the rest is
     a finding."""
     solver: int = 100_000
-    """Positions the solver of a game's last open points works out at most (its regions' and
-    their sum's together); beyond it the count's band stands, said so."""
+    """Units of work the solver of a game's last open points spends at most on one way of
+    counting (a position of a region worked out, a position of the search over their sum: the
+    same on any machine); beyond it the count's band stands, said so. 0 turns the solver
+    off."""
+    solver_time: float = 20.0
+    """Seconds one way of counting's solver may take at most, a safety only (the budget of work
+    decides on a quiet machine; in ``batch`` every solver of a file also ends within three
+    quarters of its ``--timeout``)."""
     engine_game: float = 20.0
     """Seconds the engines (KataGo, GNU Go) may take over one game's position at most (KataGo
     takes about 1 s on a CPU, a few on a busy one; its start, 2-5 s once a process, is the
@@ -92,7 +98,8 @@ LIMIT_HELP = {
     "findings": "findings of one line of play written (the rest counted by rule)",
     "games": "games of one file checked",
     "judged": "games of one file judged and counted (score, life)",
-    "solver": "positions the solver of a game's last open points works out at most",
+    "solver": "units of work the solver of a game's last open points spends at most (0: off)",
+    "solver-time": "seconds the solver may take over one way of counting, a safety",
     "engine-game": "seconds the engines (KataGo, GNU Go) may take over one game's position",
     "engine-file": "seconds the engines may take over one file's games together",
     "memory": "megabytes of address space a batch worker may add to what it holds at start",
@@ -101,7 +108,7 @@ LIMIT_HELP = {
 """``--limit`` names and what they bound."""
 
 _BYTE_LIMITS = frozenset({"file_size", "member_size", "archive_size"})
-_SECOND_LIMITS = frozenset({"read_wait", "engine_game", "engine_file"})
+_SECOND_LIMITS = frozenset({"read_wait", "engine_game", "engine_file", "solver_time"})
 _FIELDS = {f.name for f in fields(Limits)}
 _VALUE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.I)
 
@@ -139,6 +146,8 @@ def parse_spec(spec: str) -> tuple[str, int | float]:
     if unit and key not in _BYTE_LIMITS:
         raise ValueError(f"--limit {spec!r}: only sizes take K, M or G")
     value = int(float(number) * _UNITS[unit])
+    if key == "solver" and value == 0:
+        return key, 0  # the solver off
     if value < 1 or value > 2**50:
         raise ValueError(f"--limit {spec!r}: must be from 1 to 2^50")
     return key, value

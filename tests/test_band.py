@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.margins import band_text
+from sgfcheck.position.owners import point_owners
 from sgfcheck.scoring.adjudicate import GameScore, score_file
 from sgfcheck.scoring.band import band_of
 from sgfcheck.scoring.count import count
-from sgfcheck.scoring.owners import point_owners
 from sgfcheck.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

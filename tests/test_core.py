@@ -22,13 +22,13 @@ from sgfcheck import core
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge import benson
 from sgfcheck.judge.playout import Playouts
+from sgfcheck.position import analysis as position
 from sgfcheck.records.items import WorkItem
 from sgfcheck.records.lines import Line, Move, Setup
 from sgfcheck.records.record import GameRecord, load_bytes
 from sgfcheck.replay import replay
 from sgfcheck.replay.board import Board
 from sgfcheck.run.batch import BatchOptions, process_item
-from sgfcheck.scoring import position
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -367,7 +367,7 @@ def test_the_cores_meet_in_named_structures() -> None:
     if COMPILED is None:
         pytest.skip("compiled core not in use")
 
-    class Census(NamedTuple):  # the fields of scoring.position.Census, two swapped
+    class Census(NamedTuple):  # the fields of position.analysis.Census, two swapped
         empty_white: int
         empty_black: int
         dame: list[int]

@@ -10,6 +10,7 @@ from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.playout import Playouts
+from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_file
 from sgfcheck.records.results import parse_result
 from sgfcheck.replay.board import Board
@@ -18,7 +19,6 @@ from sgfcheck.rules.presets import JAPANESE
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import count
-from sgfcheck.scoring.position import analyse
 from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, check_result
 from sgfcheck.scoring.ways import other_ways
 from sgfcheck.status import Source, Status

@@ -1,4 +1,4 @@
-"""The last open points played out as a referee would (sgfcheck.scoring.finish): positions built
+"""The last open points played out as a referee would (sgfcheck.endgame): positions built
 for each claim of the solver, their values worked by hand, and the search over independent regions
 checked against a plain exhaustive search of the whole board.
 
@@ -15,10 +15,10 @@ from dataclasses import replace
 import pytest
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE
+from sgfcheck.endgame.finish import Finish, Objective
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.replay.board import neighbours_for
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes
-from sgfcheck.scoring.finish import Finish, Objective
 from sgfcheck.settings import Settings
 
 BOTH = ("japanese", "chinese")
@@ -226,7 +226,7 @@ def test_a_bound_on_work_leaves_the_position_open() -> None:
     game = game_of(TWO_REGIONS, "B", limits=replace(DEFAULT_LIMITS, solver=10))
     assert rows(game)["japanese"][1] is False
     why = finish_for(game, Objective.TERRITORY).why
-    assert why == ("playing out the last points needs more than 10 positions "
+    assert why == ("playing out the last points needs more than 10 units of work "
                    "(--limit solver=10)")
 
 
@@ -400,12 +400,15 @@ def _solving_of(events: list[object], moves: int, move: int | None = None,
                 final: bool = False) -> tuple[object, int, str | None]:
     from types import SimpleNamespace
 
-    from sgfcheck.scoring.adjudicate import _solving
+    from sgfcheck.endgame.stage import solving
+    from sgfcheck.records.servers import Server
+    from sgfcheck.replay.board import Board
 
-    rep = SimpleNamespace(moves=moves, board=None)
+    rep = SimpleNamespace(moves=moves, board=Board(19, 19))
     dead = SimpleNamespace(assumed=False, uncertain=[])
-    got = _solving(_line(*events), rep, dead, True, final,  # type: ignore[arg-type]
-                   Settings(move=move))
+    game = SimpleNamespace(server=Server.UNKNOWN)
+    got = solving(game, _line(*events), rep, dead, True, final,  # type: ignore[arg-type]
+                  Settings(move=move))
     return got.to_move, got.passes, got.why_not
 
 

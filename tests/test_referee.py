@@ -1,4 +1,4 @@
-"""The referee's count (sgfcheck.scoring.referee): every point of positions built for it, read
+"""The referee's count (sgfcheck.position.referee): every point of positions built for it, read
 as a referee under the Japanese 1989 rules reads them, and the totals under japanese, chinese
 and aga (fixtures/referee-*.sgf, each with its count in words in its comment).
 
@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 from sgfcheck import core
 from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.position.referee import referee_map, referee_map_pure
 from sgfcheck.replay.board import neighbours_for
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes, score_file
 from sgfcheck.scoring.count import counted_points
-from sgfcheck.scoring.referee import referee_map, referee_map_pure
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -350,7 +350,7 @@ def test_the_python_referee_walks_any_number_of_groups_without_recursion() -> No
 
 def test_the_python_wall_tables_are_kept_for_a_few_board_sizes_only() -> None:
     # A hostile collection may hold every size from 1x1 to 52x52 (a 52x52 table is 15 MB).
-    from sgfcheck.scoring import walls
+    from sgfcheck.position import walls
 
     for width in range(1, 31):
         referee_map_pure([0] * (width * 3), set(), width, 3, neighbours_for(width, 3))

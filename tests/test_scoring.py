@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.results import parse_result
 from sgfcheck.replay.board import Board
@@ -20,7 +21,6 @@ from sgfcheck.rules.presets import AGA, CHINESE, JAPANESE, PRESETS
 from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.scoring.count import count
-from sgfcheck.scoring.position import analyse
 from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, ResultCheck
 from sgfcheck.scoring.result_check import check_result as weigh
 from sgfcheck.settings import Settings

@@ -421,14 +421,17 @@ def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet:
 
 
 def _engine_time(seconds: float | None, track: Tracker) -> AbstractContextManager[Any]:
-    """The whole command's bound on engine time, the progress display told when an engine is
-    asked; nothing for a command that does not judge."""
+    """The whole command's bound on engine time and on the solver of the last points (a
+    safety), the progress display told when an engine is asked; nothing for a command that
+    does not judge."""
     if seconds is None:
         return nullcontext()
+    from sgfcheck.endgame.stage import within
     from sgfcheck.judge.clock import bounded, watching
 
     both = ExitStack()
     both.enter_context(bounded(seconds, f"--timeout {seconds:g}"))
+    both.enter_context(within(seconds, f"--timeout {seconds:g}"))
     both.enter_context(watching(track.engine_asked))
     return both
 

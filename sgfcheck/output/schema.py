@@ -23,8 +23,11 @@ from sgfcheck.findings import Finding
 from sgfcheck.replay.check import Verdict
 
 if TYPE_CHECKING:
+    from sgfcheck.endgame.finish import Finish
     from sgfcheck.judge.deadstones import DeadStones
     from sgfcheck.output.summary import Summary
+    from sgfcheck.position.analysis import Position
+    from sgfcheck.position.owners import PointOwners
     from sgfcheck.records.context import GameContext
     from sgfcheck.records.results import Result
     from sgfcheck.replay.board import Board
@@ -32,12 +35,9 @@ if TYPE_CHECKING:
     from sgfcheck.rules.ruleset import Ruleset
     from sgfcheck.scoring.band import Band
     from sgfcheck.scoring.count import Score, Side
-    from sgfcheck.scoring.finish import Finish
     from sgfcheck.scoring.gamescore import FileScore, GameScore
     from sgfcheck.scoring.life import ChainStatus
     from sgfcheck.scoring.lifefile import FileLife, GameLife
-    from sgfcheck.scoring.owners import PointOwners
-    from sgfcheck.scoring.position import Position
     from sgfcheck.scoring.verdict import ResultCheck
 
 SCHEMA_VERSION = "2.6"

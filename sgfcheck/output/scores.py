@@ -22,11 +22,11 @@ from sgfcheck.output.schema import (
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
+from sgfcheck.position.owners import PointOwners
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
-from sgfcheck.scoring.owners import PointOwners
 from sgfcheck.scoring.verdict import Basis, CheckStatus, ResultCheck
 from sgfcheck.status import Source, Status
 

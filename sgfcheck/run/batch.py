@@ -43,6 +43,7 @@ from typing import Any, Protocol
 from pebble import ProcessExpired
 
 from sgfcheck import findings as F
+from sgfcheck.endgame.stage import within
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import USE, bounded, shown_name, watching
 from sgfcheck.limits import Limits, cap_memory
@@ -279,8 +280,11 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     def on_game() -> None:
         games_done[0] += 1
 
+    # The solver of the last points ends within three quarters of it, whatever the engines
+    # took: the check's findings and the rows always keep the last quarter.
     with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"), \
-            watching(told):
+            within(options.timeout * 0.75, f"--timeout {options.timeout:g} (three quarters "
+                   "of it)"), watching(told):
         scored_file = score_loaded(loaded, settings, on_game,
                                    compare=made.compares or bool(options.pages))
     if _news is not None and USE.games + USE.refused > before.games + before.refused:

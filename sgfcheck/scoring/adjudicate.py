@@ -3,7 +3,7 @@ whether the recorded result is right (the library behind ``sgfcheck score`` and
 ``sgfcheck life``).
 
 For each game: replay to the position asked for, find its dead stones
-(:mod:`sgfcheck.judge.deadstones`), analyse it once (:mod:`sgfcheck.scoring.position`), count it
+(:mod:`sgfcheck.judge.deadstones`), analyse it once (:mod:`sgfcheck.position.analysis`), count it
 under the game's own ruleset and the rows asked for (:mod:`sgfcheck.scoring.count`), explain the
 differences (:mod:`sgfcheck.scoring.explain`) and check RE (:mod:`sgfcheck.scoring.result_check`).
 """
@@ -16,14 +16,17 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
-from sgfcheck.colour import BLACK, Colour
+from sgfcheck.colour import Colour
+from sgfcheck.endgame.finish import objective_of
+from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.judge.install import katago_usable
 from sgfcheck.points import point_name
+from sgfcheck.position.analysis import Position, analyse
+from sgfcheck.position.owners import point_owners
 from sgfcheck.records.context import GameContext, Origin
-from sgfcheck.records.lines import Line, Move
 from sgfcheck.records.record import (
     GameRecord,
     HandicapPlacement,
@@ -50,11 +53,9 @@ from sgfcheck.scoring.conventions import (
     server_readings,
 )
 from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.counts import Counts, Solving
+from sgfcheck.scoring.counts import Counts
 from sgfcheck.scoring.explain import explain, marks_against_referee
 from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, _Worked
-from sgfcheck.scoring.owners import point_owners
-from sgfcheck.scoring.position import Position, analyse
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
     CheckStatus,
@@ -183,24 +184,27 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     judgement = Judgement(dead, position, final, rep.moves)
     banded = not (basis_of(dead, final).firm or (dead.assumed and not final))
     line = report.line if report.line is not None else game.main_line()
-    counts = Counts.of(position, rep, dead, game.handicap, banded, final,
-                       _solving(line, rep, dead, banded, final, settings))
-    worked = _Worked(counts=counts)
-    scores = [counts.score(ruleset)
-              for ruleset in (_rows(own, settings, context.komi) if compare else [own])]
-    explanations = [line for other in scores[1:]
-                    for line in explain(scores[0], other, rep, position, rep.setup_stones)]
-    bands = row_bands(counts, worked, dead, rep, scores)
     fixed = settings.user_rules or settings.move is not None
     asked = Weighing(readings=readings(game, context, report.result, fixed=fixed),
                      readings_fixed=fixed, doubts=record_doubts(game, context),
                      conventions=record_conventions(game),
                      komi_unknown=(None if context.komi_known else
                                    context.komi_detail.removesuffix("; counted without komi")))
+    rows = _rows(own, settings, context.komi) if compare else [own]
+    # The endgame, once, before any count: every way of counting a row or a reading asks.
+    owners = point_owners(position, dead.ownership) if banded else None
+    endgame = play_out(position, owners, solving(game, line, rep, dead, banded, final, settings),
+                       {objective_of(r) for r in [*rows, *(r.ruleset for r in asked.readings)]})
+    counts = Counts.of(position, rep, dead, game.handicap, banded, final, endgame, owners)
+    worked = _Worked(counts=counts)
+    scores = [counts.score(ruleset) for ruleset in rows]
+    explanations = [line for other in scores[1:]
+                    for line in explain(scores[0], other, rep, position, rep.setup_stones)]
+    bands = row_bands(counts, worked, dead, rep, scores)
     scoring = _Scoring(report, judgement, counts, worked, rep)
     weighing = _weighing(scoring, asked, scores[0], bands[0])
-    rows = _reading_rows(Rows(scores, bands, explanations, finishes=counts.finishes), weighing)
-    return GameScore(report, judgement, rows, weighing, worked=worked)
+    table = _reading_rows(Rows(scores, bands, explanations, finishes=counts.finishes), weighing)
+    return GameScore(report, judgement, table, weighing, worked=worked)
 
 
 @dataclass(frozen=True)
@@ -235,39 +239,6 @@ def _weighing(scoring: _Scoring, asked: Weighing, base: Score,
         return replace(asked, result_check=quick)
     verdict, outcomes = _weighed(scoring, asked, own, report.result)
     return replace(asked, result_check=verdict, outcomes=outcomes)
-
-
-def _solving(line: Line, rep: Replay, dead: DeadStones, banded: bool, final: bool,
-             settings: Settings) -> Solving:
-    """Whether the last points of the position are played out, who moves first (the record's
-    side to move after the moves replayed) and after how many passes in a row."""
-    # Read backwards from the last move replayed (a record's line is hundreds of moves; this
-    # runs for every game): the side to move is the opponent of that move's colour unless a
-    # later node's PL names it; the passes in a row are those that end the moves replayed.
-    events = line.events
-    end = len(events)
-    if settings.move is not None:  # replayed up to --move: the moves after it are not read
-        at = [i for i, event in enumerate(events) if type(event) is Move]
-        end = at[rep.moves] if rep.moves < len(at) else end
-    to_move: Colour | None = None
-    passes = 0
-    for k in range(end - 1, -1, -1):
-        event = events[k]
-        if isinstance(event, Move):
-            if to_move is None:
-                to_move = event.colour.opponent
-            if event.point is not None or passes == 2:
-                break
-            passes += 1
-        elif to_move is None and event.player is not None:  # PL[] names the side to move
-            to_move = event.player
-    to_move = to_move or BLACK
-    why_not = ("the count rests on a firm judgement" if not banded else
-               "the game ended by two passes" if final or passes >= 2 else
-               "nothing is known of the dead stones" if dead.assumed else
-               "chains are unsettled: " + ", ".join(dead.uncertain_names(rep.board))
-               if dead.uncertain else None)
-    return Solving(to_move, min(passes, 1), settings.limits.solver, why_not)
 
 
 def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:

@@ -5,7 +5,7 @@ from a judgement of the position (the estimate, an engine, proofs alone), the co
 a band around it:
 
 - **settled points**: an empty point the count gives nobody but both sides' playouts give one
-  colour (:mod:`sgfcheck.scoring.owners`: territory not yet sealed) counts for that colour;
+  colour (:mod:`sgfcheck.position.owners`: territory not yet sealed) counts for that colour;
 - **dame**: a point the count gives nobody between living stones of both colours. Under
   territory counting it is worth nothing whoever fills it (it becomes a stone, not territory);
   under area counting it is a point to whoever fills it, and since both sides want them they
@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.position.analysis import Position
+from sgfcheck.position.owners import point_owners
 from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.owners import point_owners
-from sgfcheck.scoring.position import Position
 
 
 @dataclass(frozen=True)

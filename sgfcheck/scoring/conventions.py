@@ -56,7 +56,7 @@ class Counting(StrEnum):
     """Whose territory a reading counts."""
 
     REFEREE = "referee"
-    """The referee's map (:mod:`sgfcheck.scoring.referee`): seki and false eyes not territory."""
+    """The referee's map (:mod:`sgfcheck.position.referee`): seki and false eyes not territory."""
     MARKED = "marked"
     """The record's territory marks (TB/TW) as they stand, as the server that wrote them."""
     OGS = "ogs"

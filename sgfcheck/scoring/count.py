@@ -1,6 +1,6 @@
 """Counting a position under one ruleset: each colour's components, the total and the margin.
 
-A count is a documented function of the analysed position (:mod:`sgfcheck.scoring.position`, dead
+A count is a documented function of the analysed position (:mod:`sgfcheck.position.analysis`, dead
 stones already removed) and of facts from the replay (prisoners, passes). Each :class:`Score`
 carries its margin split into named contributions, so that two rulesets' results can be compared
 term by term (:mod:`sgfcheck.scoring.explain`).
@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.position.analysis import Position
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset, Scoring, Tax
-from sgfcheck.scoring.position import Position
 from sgfcheck.status import StrEnum
 
 
@@ -47,7 +47,7 @@ class Side:
     """Empty points counted (territory, or the empty part of area)."""
     settled: int = 0
     """Empty points not yet enclosed that the judgement of the position settles for this colour
-    (both sides' ownership agrees: :mod:`sgfcheck.scoring.owners`), counted as territory."""
+    (both sides' ownership agrees: :mod:`sgfcheck.position.owners`), counted as territory."""
     stones: int = 0
     prisoners: int = 0
     dead: int = 0
@@ -77,7 +77,7 @@ class Score:
     notes: list[str] = field(default_factory=list)
     solved: bool = False
     """The count of the position at the end of the solved line: the last open points played
-    out as well as possible by both sides (:mod:`sgfcheck.scoring.finish`)."""
+    out as well as possible by both sides (:mod:`sgfcheck.endgame.finish`)."""
 
     @property
     def result_text(self) -> str:

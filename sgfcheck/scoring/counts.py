@@ -6,10 +6,11 @@ it stands and there is no band. Where it is a judgement of the position (the est
 engine, proofs alone), a row's count is:
 
 - **the solved count**, where every chain is settled and the game did not end by two passes:
-  the last open points played out as well as possible by both sides, the side to move taken
-  from the record (:mod:`sgfcheck.scoring.finish`), and the position counted;
+  the last open points played out as well as possible by both sides from the record's own
+  state, worked out once by the endgame stage before any count (:mod:`sgfcheck.endgame`), and
+  the position its line ends in counted here (:func:`finished_count`);
 - else **the count with every settled decision**: the count as it stands and the points not
-  yet enclosed that the judgement settles (:mod:`sgfcheck.scoring.owners`); in a game that
+  yet enclosed that the judgement settles (:mod:`sgfcheck.position.owners`); in a game that
   ended by two passes, the count as it stands (a server counts that position as it is: a point
   not enclosed is nobody's).
 
@@ -22,37 +23,24 @@ reads both.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from sgfcheck.colour import Colour
+from sgfcheck.colour import EMPTY, Colour
+from sgfcheck.endgame.finish import Finish, objective_of, played
+from sgfcheck.endgame.stage import Endgame
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.position.analysis import Position
+from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.band import Band, band_of, holding, union
-from sgfcheck.scoring.count import Score, count
-from sgfcheck.scoring.finish import Finish, Objective, finish, finished_count, objective_of
-from sgfcheck.scoring.owners import PointOwners, point_owners
-from sgfcheck.scoring.position import Position
-
-
-@dataclass(frozen=True)
-class Solving:
-    """Whether and how a position's last points are played out: never where the judgement is
-    firm, the game ended by two passes, nothing is known of the dead stones or a chain is
-    unsettled (its reason says which, for the notes)."""
-
-    to_move: Colour
-    passes: int
-    """Passes in a row at the record's end (0 or 1)."""
-    budget: int
-    """``--limit solver``: positions searched at most."""
-    why_not: str | None = None
+from sgfcheck.scoring.count import CountedPoints, Score, count, counted_points
 
 
 @dataclass
 class Counts:
     """The counts of one judged position (see the module's text): made once, each ruleset's
-    count and each objective's solved line worked out when first asked."""
+    count worked out when first asked, from the endgame worked out before them."""
 
     position: Position
     replay: Replay
@@ -62,43 +50,35 @@ class Counts:
     """The count rests on a judgement of the position: rows have bands and settled points."""
     final: bool
     """The game ended by two passes (no move left in hand)."""
-    solving: Solving
+    endgame: Endgame
     owners: PointOwners | None = None
     settled: Mapping[int, int] = field(default_factory=dict)
-    _finishes: dict[Objective, Finish] = field(default_factory=dict, repr=False)
     _solved: dict[Ruleset, Score | None] = field(default_factory=dict, repr=False)
     _refused: dict[Ruleset, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, position: Position, replay: Replay, dead: DeadStones, handicap: int,
-           banded: bool, final: bool, solving: Solving) -> Counts:
-        owners = point_owners(position, dead.ownership) if banded else None
+           banded: bool, final: bool, endgame: Endgame,
+           owners: PointOwners | None = None) -> Counts:
         settled = owners.settled if owners is not None and not final else {}
-        return cls(position, replay, dead, handicap, banded, final, solving, owners, settled)
+        return cls(position, replay, dead, handicap, banded, final, endgame, owners, settled)
 
-    def finish(self, objective: Objective) -> Finish | None:
-        """The last points played out for ``objective`` (None where they are not: see
-        :class:`Solving`)."""
-        if self.solving.why_not is not None:
-            return None
-        found = self._finishes.get(objective)
-        if found is None:
-            found = self._finishes[objective] = finish(
-                self.position, self.solving.to_move, self.solving.passes, objective,
-                self.solving.budget, self.owners)
-        return found
+    def finish(self, ruleset: Ruleset) -> Finish | None:
+        """The last points played out for ``ruleset``'s way of counting (None where they are
+        not: see :class:`~sgfcheck.endgame.stage.Solving`)."""
+        return self.endgame.of(objective_of(ruleset))
 
     @property
     def finishes(self) -> tuple[Finish, ...]:
-        """The solved lines worked out so far (one an objective asked)."""
-        return tuple(self._finishes[o] for o in Objective if o in self._finishes)
+        """The solved lines of the endgame (one a way of counting asked)."""
+        return self.endgame.finishes
 
     def solved(self, ruleset: Ruleset) -> Score | None:
         """``ruleset``'s solved count, where the last points are solved and the referee's
         count of the solved line agrees with the search's."""
         if ruleset in self._solved:
             return self._solved[ruleset]
-        found = self.finish(objective_of(ruleset))
+        found = self.finish(ruleset)
         score = None
         if found is not None and found.solved:
             counted = finished_count(found, self.position, self.replay, ruleset, self.handicap)
@@ -110,7 +90,7 @@ class Counts:
 
     def solved_line(self, ruleset: Ruleset) -> Finish | None:
         """The solved line behind ``ruleset``'s solved count (None where it has none)."""
-        return self.finish(objective_of(ruleset)) if self.solved(ruleset) is not None else None
+        return self.finish(ruleset) if self.solved(ruleset) is not None else None
 
     def refused(self, ruleset: Ruleset) -> str | None:
         """Why a solved line was not counted under ``ruleset`` (the referee's count parted from
@@ -162,3 +142,58 @@ class Counts:
         bands += [band_of(self.settled_count(ruleset, where), where, ownership, self.final)
                   for _, where in ways]
         return holding(union(bands, unsettled), self.score(ruleset).margin)
+
+
+# --- the count of the finished position ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A ruleset's count of the position the solved line ends in, or why it is not trusted."""
+
+    score: Score | None
+    why: str | None = None
+
+
+def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: Ruleset,
+                   handicap: int) -> Finished:
+    """``ruleset``'s count of the position ``finished``'s line ends in (every count's way:
+    :func:`sgfcheck.scoring.count.count` on the board after the line, its captures among the
+    prisoners, its plays and passes among the game's), held point by point against the
+    referee's map: every point outside the search counted as it was before the line, every
+    point inside as the search counted it."""
+    end, stats = played(finished, position, rep)
+    assert stats is not None
+    assumed = dict(finished.assumed)
+    after = counted_points(end, ruleset)
+    unsealed = {p: c for p, c in assumed.items() if p not in after.territory}
+    score = count(end, stats, ruleset, handicap, settled=unsealed)
+    before = counted_points(position, ruleset)
+    searched = set(finished.searched)
+    board = position.board
+    for p in range(len(position.colour)):
+        if p in searched or position.colour[p] != EMPTY:
+            continue
+        if p in assumed:
+            if after.territory.get(p, assumed[p]) != assumed[p] or p in after.seki \
+                    or p in after.fill:
+                return Finished(None, f"the referee's count of the solved line gives "
+                                      f"{board.name(p)} otherwise than the settled point it "
+                                      "was taken for")
+            continue
+        if _verdict(before, p) != _verdict(after, p):
+            return Finished(None, f"the referee's count of the solved line parts from the "
+                                  f"search's at {board.name(p)}, outside the points played out")
+    for p, owner in finished.owners:
+        if end.colour[p] != EMPTY:
+            continue
+        if after.territory.get(p, 0) != owner:
+            return Finished(None, f"the referee's count of the solved line parts from the "
+                                  f"search's at {board.name(p)} (a seki or a point to fill)")
+    return Finished(replace(score, solved=True))
+
+
+def _verdict(counted: CountedPoints, p: int) -> tuple[int, bool, bool]:
+    """What the referee's count makes of an empty point: its territory's colour (0: none), in
+    seki, to fill."""
+    return int(counted.territory.get(p, 0)), p in counted.seki, p in counted.fill

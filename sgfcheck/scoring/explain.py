@@ -9,10 +9,10 @@ stones, and whether the winner flips.
 from __future__ import annotations
 
 from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.position.analysis import Position
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.count import Score, counted_points
-from sgfcheck.scoring.position import Position
 
 
 def explain(base: Score, other: Score, replay: Replay, position: Position,

@@ -11,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.endgame.finish import Finish, Objective, finished_position, objective_of
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.position.analysis import Position
 from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import CountedPoints, Score, counted_points
 from sgfcheck.scoring.counts import Counts
-from sgfcheck.scoring.finish import Finish, Objective, finished_position, objective_of
 from sgfcheck.scoring.life import mutual_seki
-from sgfcheck.scoring.position import Position
 from sgfcheck.scoring.verdict import Outcome, ResultCheck
 
 

@@ -2,7 +2,7 @@
 uncertain or unknown, who decided it and how sure it is.
 
 Built on the dead stones (:mod:`sgfcheck.judge.deadstones`) and the position analysis
-(:mod:`sgfcheck.scoring.position`): the dead-stone source's word decides where it has one; Benson's
+(:mod:`sgfcheck.position.analysis`): the dead-stone source's word decides where it has one; Benson's
 proofs decide the rest; groups that live only in seki, sharing a dame point with such a group of
 the other colour, are seki.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.position.analysis import analyse
 from sgfcheck.replay.board import Board, Chain
-from sgfcheck.scoring.position import analyse
 from sgfcheck.status import Source, Status
 
 

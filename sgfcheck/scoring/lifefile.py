@@ -13,13 +13,13 @@ from pathlib import Path
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.position.analysis import analyse
+from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.records.record import LoadedFile, load_bytes, load_file
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.adjudicate import checked_file, judge_position
 from sgfcheck.scoring.life import ChainStatus, chain_statuses
-from sgfcheck.scoring.owners import PointOwners, point_owners
-from sgfcheck.scoring.position import analyse
 from sgfcheck.settings import Settings
 
 

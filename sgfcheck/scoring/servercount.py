@@ -17,7 +17,7 @@ referee does: nothing to read there.
 from __future__ import annotations
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
-from sgfcheck.scoring.position import Position
+from sgfcheck.position.analysis import Position
 
 
 def ogs_territory(position: Position, strict_seki: bool) -> dict[Colour, set[int]]:

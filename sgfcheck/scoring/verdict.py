@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from sgfcheck.colour import BLACK
+from sgfcheck.endgame.finish import Finish
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.finish import Finish
 from sgfcheck.status import Source, Status, StrEnum
 
 UNFINISHED_SLACK = 2.0
@@ -202,7 +202,7 @@ class Outcome:
     with less confidence: counted for the wide band only)."""
     finish: Finish | None = None
     """Where the count is the solved count (the last open points played out as well as
-    possible by both sides, :mod:`sgfcheck.scoring.finish`): the solved line."""
+    possible by both sides, :mod:`sgfcheck.endgame.finish`): the solved line."""
 
     @property
     def solved(self) -> bool:

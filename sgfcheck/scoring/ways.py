@@ -15,8 +15,8 @@ from itertools import product
 from sgfcheck.colour import BLACK, EMPTY, Colour
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.estimate import ChainVerdict
+from sgfcheck.position.analysis import area_map
 from sgfcheck.replay.board import Board
-from sgfcheck.scoring.position import area_map
 from sgfcheck.status import Source, Status
 
 MAX_UNCERTAIN_GROUPS = 6

@@ -1,4 +1,4 @@
-"""The walls of the referee's map (:mod:`sgfcheck.scoring.referee`, step 1): the shapes that keep
+"""The walls of the referee's map (:mod:`sgfcheck.position.referee`, step 1): the shapes that keep
 the opponent out of an empty point (a tiger's mouth, a bamboo joint's gap, a hane on the first
 line), and for every point of a board size the shapes that fit there."""
 

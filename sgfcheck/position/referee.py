@@ -41,7 +41,7 @@ from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.points import on_edge, spread
 from sgfcheck.points import pieces as split_pieces
-from sgfcheck.scoring.walls import wall_table
+from sgfcheck.position.walls import wall_table
 
 
 @dataclass

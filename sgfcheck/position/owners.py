@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE
-from sgfcheck.scoring.position import Position
+from sgfcheck.position.analysis import Position
 
 AGREED = 0.45
 """An empty point both sides' playouts give one colour with ownership at least this (in at least

@@ -8,7 +8,7 @@ by every ruleset's count (:mod:`sgfcheck.scoring.count`), the chain statuses
 
 - owners: each empty region (dead stones removed) belongs to the colour(s) it touches
   (Tromp-Taylor reach): what area counting counts;
-- the referee's map (:mod:`sgfcheck.scoring.referee`): which of a colour's own points a referee
+- the referee's map (:mod:`sgfcheck.position.referee`): which of a colour's own points a referee
   counts as territory, which belong to a group in seki, which are false eyes or connections it
   must still fill;
 - areas: stones of one colour joined through their own empty points and through dame, as CGoban
@@ -23,8 +23,8 @@ from typing import NamedTuple
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, COLOURS, EMPTY, WHITE, Colour
+from sgfcheck.position.referee import RefereeMap, referee_map
 from sgfcheck.replay.board import Board
-from sgfcheck.scoring.referee import RefereeMap, referee_map
 
 
 @dataclass
