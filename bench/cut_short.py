@@ -10,10 +10,10 @@ the last points off (``--limit solver=0``, the band stands) and on (the default)
 each cut: the share decided (match or mismatch), the mismatches, the games whose RE is the
 solved count, and with RE's winner flipped the matches (which must be none). Then the time: the
 median per game of the whole scoring, of the estimate of the dead stones alone
-(``judge.deadstones.find_dead_stones``) and of the solver alone (``scoring.finish.finish``),
-and the solver's time on the lines it solved (the games it decides) against the estimate's.
-``--solver N,M``: the solver's budgets measured (positions; ``--limit solver``), the default's
-first.
+(``judge.deadstones.find_dead_stones``) and of the solver alone (``endgame.finish.finish``,
+each way of counting), the solver's time on the lines it solved (the games it decides) against
+the estimate's, and how often a limit stopped it (work, time, size). ``--solver N,M``: the
+solver's budgets measured (units of work; ``--limit solver``), the default's first.
 
     python bench/cut_short.py [--every N] [--cuts 4,10] [--solver 100000] [--kgs DIR]
 """
@@ -30,8 +30,8 @@ from pathlib import Path
 
 from sgfmill import sgf
 
+import sgfcheck.endgame.stage as stage
 import sgfcheck.scoring.adjudicate as adjudicate
-import sgfcheck.scoring.counts as counts_module
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.scoring.adjudicate import score_bytes
 from sgfcheck.settings import Settings
@@ -80,8 +80,9 @@ def main() -> None:
     solver_time: list[float] = []
     solved_time: list[float] = []
     estimate_time: list[float] = []
-    finish = counts_module.finish
+    finish = stage.finish
     estimate = adjudicate.find_dead_stones
+    gave_up: list[bool] = []
 
     def timed(*a: object, **k: object) -> object:
         start = time.perf_counter()
@@ -92,8 +93,10 @@ def main() -> None:
         finally:
             took = time.perf_counter() - start
             solver_time.append(took)
-            if found is not None and found.solved:
-                solved_time.append(took)
+            if found is not None:
+                gave_up.append(found.outcome.gave_up)
+                if found.solved:
+                    solved_time.append(took)
 
     def estimated(*a: object, **k: object) -> object:
         start = time.perf_counter()
@@ -102,7 +105,7 @@ def main() -> None:
         finally:
             estimate_time.append(time.perf_counter() - start)
 
-    counts_module.finish = timed  # type: ignore[assignment]
+    stage.finish = timed  # type: ignore[assignment]
     adjudicate.find_dead_stones = estimated  # type: ignore[assignment]
     off = Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=0))  # type: ignore[arg-type]
     budgets = [int(b) for b in args.solver.split(",")]
@@ -118,6 +121,7 @@ def main() -> None:
             solver_time.clear()
             solved_time.clear()
             estimate_time.clear()
+            gave_up.clear()
             solved = 0
             for data in records:
                 start = time.perf_counter()
@@ -148,7 +152,8 @@ def main() -> None:
                   f"ms (the most {most(estimate_time)}), solver {ms(solver_time)} ms a call "
                   f"({len(solver_time)} calls, the most {most(solver_time)} ms); on the "
                   f"{len(solved_time)} lines it solved {ms(solved_time)} ms (the most "
-                  f"{most(solved_time)} ms)")
+                  f"{most(solved_time)} ms); a limit stopped {sum(gave_up)} of "
+                  f"{len(gave_up)} calls ({sum(gave_up) / max(1, len(gave_up)):.1%})")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sgfcheck.judge.install import katago_usable
+from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.scores import answer_line
 from sgfcheck.records.record import HandicapPlacement
 from sgfcheck.records.results import Result, ResultKind
@@ -63,7 +64,7 @@ def shares(counts: Counter[str]) -> str:
 
 
 def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
-        engine: str = "none") -> None:
+        engine: str = "none", solver: int = DEFAULT_LIMITS.solver) -> None:
     by_basis: Counter[tuple[str, str]] = Counter()
     statuses: Counter[str] = Counter()
     falsified: Counter[str] = Counter()
@@ -83,7 +84,8 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
     start = time.perf_counter()
     for path in files:
         options = Settings(compare=("japanese",), dead_stones=dead_stones,  # type: ignore[arg-type]
-                           engine=engine)  # type: ignore[arg-type]
+                           engine=engine,  # type: ignore[arg-type]
+                           limits=replace(DEFAULT_LIMITS, solver=solver))
         for game in score_file(path, options).games:
             asked: list[GameScore] = []
 
@@ -203,6 +205,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="take every N-th file")
     parser.add_argument("--pro", type=Path, default=SHARED / "pro19")
+    parser.add_argument("--solver", type=int, default=DEFAULT_LIMITS.solver,
+                        help="--limit solver: the budget of the last points' solver (0: off)")
     parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
     parser.add_argument("--dead-stones", default="auto", help="as for sgfcheck score")
     parser.add_argument("--engine", default="none", help="as for sgfcheck score: the engine the "
@@ -213,10 +217,10 @@ def main() -> int:
         return 2
     pro = sorted(p for p in args.pro.rglob("*") if p.suffix.lower() == ".sgf"
                  and NUMERIC_RE.search(p.read_bytes()))[::args.every]
-    run("pro19 (Fox professional games)", pro, False, args.dead_stones, args.engine)
+    run("pro19 (Fox professional games)", pro, False, args.dead_stones, args.engine, args.solver)
     kgs = sorted(p for p in args.kgs.rglob("*.sgf") if b"TB[" in p.read_bytes()
                  or b"TW[" in p.read_bytes())[::args.every]
-    run("KGS games with TB/TW markup", kgs, True, args.dead_stones, args.engine)
+    run("KGS games with TB/TW markup", kgs, True, args.dead_stones, args.engine, args.solver)
     return 0
 
 

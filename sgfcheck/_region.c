@@ -218,15 +218,45 @@ static void alive(Board *b, const uint8_t *a, uint8_t *here) {
     }
 }
 
+/* Under territory counting: the region's empty points that are the last liberty of a chain in
+ * atari (a chain of the region, or one outside it with no liberty elsewhere): fill[p] = 1. */
+static void to_fill(Board *b, const uint8_t *here, uint8_t *fill) {
+    const RegionSpec *r = b->r;
+    int k = r->k, free;
+    uint8_t done[RG_MAXN];
+    memset(fill, 0, (size_t)k);
+    memset(done, 0, (size_t)r->n);
+    for (int start = 0; start < r->n; start++) {
+        if (done[start] || (start < k && here[start] == 0) || (start >= k && r->free[start]))
+            continue;
+        int count = chain(b, here, start, &free);
+        int outside = 0, liberty = -1, liberties = 0;
+        for (int m = 0; m < count; m++) done[b->members[m]] = 1;
+        for (int m = 0; m < count && !outside && liberties <= 1; m++) {
+            int n = b->members[m];
+            if (n >= k ? r->free[n] : r->wall[n] != 0) { outside = 1; break; }
+            for (int e = r->adj_off[n]; e < r->adj_off[n + 1]; e++) {
+                int q = r->adj[e];
+                if (q < k && here[q] == 0 && q != liberty) {
+                    if (liberty < 0) { liberty = q; liberties = 1; }
+                    else { liberties = 2; break; }
+                }
+            }
+        }
+        if (!outside && liberties == 1) fill[liberty] = 1;
+    }
+}
+
 static int worth(Board *b, uint64_t key) {
     if (key == FELL_BLACK) return FALLS;
     if (key == FELL_WHITE) return -FALLS;
     const RegionSpec *r = b->r;
     int k = r->k, total = 0;
-    uint8_t a[RG_MAXK], here[RG_MAXK], counted[RG_MAXK];
+    uint8_t a[RG_MAXK], here[RG_MAXK], counted[RG_MAXK], fill[RG_MAXK];
     int area[RG_MAXK];
     unpack(r, key, a);
     alive(b, a, here);
+    if (r->cost) to_fill(b, here, fill);
     memset(counted, 0, (size_t)k);
     for (int i = 0; i < k; i++) {
         int c = here[i];
@@ -246,6 +276,12 @@ static int worth(Board *b, uint64_t key) {
                     if (!counted[m]) { counted[m] = 1; area[n_area++] = m; }
                 } else touching |= here[m];
             }
+        }
+        if (r->cost) {
+            int held = 0;
+            for (int j2 = 0; j2 < n_area; j2++)
+                if (fill[area[j2]]) { held = 1; break; }
+            if (held) continue;
         }
         if (touching == 1) total += n_area;
         else if (touching == 2) total -= n_area;
@@ -433,16 +469,14 @@ static int compare_options(const void *x, const void *y) {
     return a->cls < b->cls ? -1 : a->cls > b->cls;
 }
 
-/* Sort and drop repeats; an option list of only (0, STILL) is none. Returns its length. */
+/* Sort and drop repeats. Returns its length. */
 static int normalise(Option *o, int n) {
     if (!n) return 0;
     qsort(o, (size_t)n, sizeof(Option), compare_options);
     int m = 1;
     for (int i = 1; i < n; i++)
         if (o[i].gain != o[m - 1].gain || o[i].cls != o[m - 1].cls) o[m++] = o[i];
-    for (int i = 0; i < m; i++)
-        if (o[i].gain != 0 || o[i].cls != RG_STILL) return m;
-    return 0;
+    return m;
 }
 
 /* --- the classes met, numbered in order (the caller turns them into the search's) ---------- */

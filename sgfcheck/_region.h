@@ -8,7 +8,7 @@
 #define RG_MAXK 30    /* points of a region at most (two bits each in 64) */
 #define RG_MAXN 160   /* nodes: the region's points and the chains beside them */
 #define RG_MAXADJ 1280
-#define RG_STILL 0    /* the class of a position where no move changes the count */
+#define RG_STILL 0    /* the class of a position where neither colour has a move left */
 
 typedef struct {
     int k, n, cost;

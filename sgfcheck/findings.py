@@ -155,6 +155,10 @@ RES_SOURCE_CONVENTION = _c("RES010", INFO, "source's convention")
 """The count rests on what the record's source leaves out, read as that source writes it and
 cited (Fox's handicap stones, placed as KataGo's SGF reader places them): a verdict resting on it
 says so."""
+RES_TO_MOVE_ASSUMED = _c("RES011", INFO, "side to move assumed")
+"""The solved count (the last open points played out) starts from a side to move read from a
+record that writes no passes (Fox): the opponent of the last move is taken to move first, though
+the game may have ended by passes the record left out; a verdict resting on it says so."""
 
 
 @dataclass

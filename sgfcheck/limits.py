@@ -48,7 +48,7 @@ class Limits:
     """Games of one file whose position is judged and counted at most (``score``, ``life``:
     the dead stones cost milliseconds a game, so 20,000 games would take minutes); the rest is
     a finding."""
-    solver: int = 100_000
+    solver: int = 20_000
     """Units of work the solver of a game's last open points spends at most on one way of
     counting (a position of a region worked out, a position of the search over their sum: the
     same on any machine); beyond it the count's band stands, said so. 0 turns the solver

@@ -393,7 +393,7 @@ def test_whole_corpus_one_row_per_game(tmp_path: Path) -> None:
 
 
 def test_a_run_left_to_markup_hints_at_the_estimate_when_results_want_it() -> None:
-    unfinished = str(FIXTURES / "unfinished.sgf")  # no markup, no two passes: unverifiable
+    unfinished = str(FIXTURES / "unfinished-two-off.sgf")  # no markup, no passes: unverifiable
     result = runner.invoke(app, ["batch", unfinished, "--fail-on", "never", "--wide"])
     lines = result.output.strip().splitlines()
     assert lines[-1] == ("hint: 1 result(s) are unverifiable for want of dead stones (no markup "

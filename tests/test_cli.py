@@ -145,9 +145,10 @@ def test_score_all_rules_and_dead_option() -> None:
 
 
 def test_score_tells_a_mismatch_from_an_undecided_result() -> None:
-    # unfinished.sgf: RE[W+10.5] one point off the solved count W+9.5: unverifiable, exit 3.
-    # fox-komi-zero-falsified.sgf: a mismatch, exit 1; both together: the mismatch wins, 1.
-    undecided = str(FIXTURES / "unfinished.sgf")
+    # unfinished-two-off.sgf: RE[W+11.5] two points off the solved count W+9.5, just outside
+    # the band: unverifiable, exit 3. fox-komi-zero-falsified.sgf: a mismatch, exit 1; both
+    # together: the mismatch wins, 1.
+    undecided = str(FIXTURES / "unfinished-two-off.sgf")
     wrong = str(FIXTURES / "fox-komi-zero-falsified.sgf")
     result = run("score", "--engine", "none", "--format", "json", undecided)
     assert json.loads(result.output)["games"][0]["result_check"]["status"] == "unverifiable"
@@ -372,14 +373,14 @@ def test_an_unreadable_input_is_said_on_standard_error() -> None:
 
 def test_score_of_several_games_ends_with_one_line_a_game() -> None:
     """Issue 52: ``score`` of a folder printed hundreds of lines and no closing summary."""
-    files = [str(FIXTURES / n) for n in ("seki.sgf", "ko.sgf", "unfinished.sgf")]
+    files = [str(FIXTURES / n) for n in ("seki.sgf", "ko.sgf", "unfinished-two-off.sgf")]
     result = runner.invoke(app, ["score", "--engine", "none", "--wide", *files])
     tail = result.stdout.splitlines()[-4:]
     assert tail == [
         "3 games, one line each:",
         f"{files[0]} game 1: MATCH RE[B+3.5], counted B+3.5 (japanese, komi 0.5)",
         f"{files[1]} game 1: NOT SCORED no RE, counted W+3.5 (japanese, komi 6.5)",
-        f"{files[2]} game 1: UNVERIFIABLE RE[W+10.5], counted W+9.5 (japanese, komi 0.5)"]
+        f"{files[2]} game 1: UNVERIFIABLE RE[W+11.5], counted W+9.5 (japanese, komi 0.5)"]
     one = runner.invoke(app, ["score", "--engine", "none", files[0]])
     assert "one line each" not in one.stdout  # one game: its answer is the first line already
 

@@ -382,3 +382,58 @@ def test_the_cores_meet_in_named_structures() -> None:
     colour = [0, 1, 0, 2]
     owner = position.empty_owners(colour, Board(2, 2).neighbours)
     assert type(COMPILED.census(bytes(colour), bytes(owner), 2, 2)) is position.Census
+
+
+# --- the region games of the last points -------------------------------------------------------
+
+def _region_games(board: Board, territory: bool, budget: int) -> tuple[list[object], int, dict]:
+    from sgfcheck.endgame.localgame import Classes, OutOfWork, Work, local_game
+    from sgfcheck.endgame.regions import open_points
+
+    where = position.analyse(board, set())
+    opened = open_points(where, None)
+    work, classes = Work(budget), Classes()
+    games: list[object] = []
+    try:
+        for region in opened.regions:
+            game = local_game(region, where.colour, board.neighbours, opened.walls,
+                              opened.chain_of, territory, work, classes)
+            n = len(game.states)
+            games.append((list(game.states), game.worth, game.complete, game.cyclic,
+                           game.longer_cycles, game.cls, game.stop_black, game.stop_white,
+                           [(game.moves(i, BLACK), game.moves(i, WHITE))
+                            for i in range(n) if game.complete]))
+    except OutOfWork:
+        games.append("out of work")
+    return games, work.spent, dict(classes._ids)
+
+
+@needs_compiled
+def test_region_games_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position of every region of the last points, in the same order, with the same
+    worths, moves, classes, stops and cycles, and the same work counted: on random boards, on
+    the random borders the solver's tests use, with a small bound of positions (a game worked
+    out in part) and a small budget of work (stopped in the middle)."""
+    from test_endgame import random_border
+
+    import sgfcheck.endgame.localgame as localgame
+
+    rng = random.Random(59)
+    boards = [random_board(rng, *SIZES[i % 3]) for i in range(30)]
+    for seed in range(80):
+        rows = random_border(seed).split()
+        boards.append(Board.from_colours(9, 9, [1 if ch == "X" else 2 if ch == "O" else 0
+                                                for row in rows for ch in row], 0))
+    compared = 0
+    for i, board in enumerate(boards):
+        for territory in (False, True):
+            # whole (up to 3,000 positions: the loops are slow), in part, stopped by the work
+            for eager, budget in ((3000, 10**6), (40, 10**6), (3000, 60)):
+                monkeypatch.setattr(localgame, "EAGER", eager)
+                fast = _region_games(board, territory, budget)
+                monkeypatch.setattr(core, "compiled", None)
+                ref = _region_games(board, territory, budget)
+                monkeypatch.setattr(core, "compiled", COMPILED)
+                assert fast == ref, (i, territory, eager, budget)
+                compared += len(fast[0])
+    assert compared > 1000

@@ -101,20 +101,26 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     # W+9.5 as it stands, every boundary closed: a game stopped before two passes keeps one
     # point each way (the move in hand), so the band is W+8.5 .. W+10.5 and RE[W+10.5] lies in
     # it. But nothing is left open: no move changes the count, and the game finished as well as
-    # possible by both sides is W+9.5. RE[W+10.5] is not that count: unverifiable (a player may
-    # have filled a point of his own territory), never a mismatch.
+    # possible by both sides is W+9.5. RE[W+10.5] is not that count but a point from it, the
+    # same winner: the winner is confirmed (RES105), not the margin (a player may have filled a
+    # point of his own territory).
     game = scored(FIXTURES / "unfinished.sgf")
     rc = game.result_check
     assert rc is not None
-    assert (rc.status, rc.reproduced, rc.computed, rc.delta) == ("unverifiable", None, "W+9.5",
-                                                                 1.0)
+    assert (rc.status, rc.code, rc.reproduced, rc.computed, rc.delta) == (
+        "match", "RES105", "near", "W+9.5", 1.0)
     assert rc.band is not None and (rc.band.low, rc.band.high) == (-10.5, -8.5)
     assert rc.reason == (
-        "RE[W+10.5] lies in the count's band (W+8.5 .. W+10.5, japanese with komi 0.5) but is "
-        "not the solved count (W+9.5 under japanese with komi 0.5: nothing left open: no move "
-        "changes the count); the players may have lost points in the last moves, or counted "
-        "otherwise: not called a mismatch")
+        "the solved count (W+9.5) gives the recorded winner, 1 point from RE[W+10.5]: nothing "
+        "left open: no move changes the count; the winner is confirmed, not the margin (a point "
+        "can go astray in the last moves or in the count)")
     assert not rc.finished and codes(game) == []
+    # In a band either side may win (the open boundary's W+14.5 .. W+18.5 is White's
+    # throughout; the gote border's is not), RE two points from the solved count is not
+    # confirmed by it.
+    open_rc = checked_as(tmp_path, (FIXTURES / "open-boundary-9x9.sgf").read_bytes(),
+                         b"W+17.5")
+    assert (open_rc.status, open_rc.code) == ("match", "RES104")  # the band's winner
     unfinished = (FIXTURES / "unfinished.sgf").read_bytes()
     # The solved count itself, W+9.5: a match, resting on the finished game.
     rc = checked_as(tmp_path, unfinished, b"W+9.5")
@@ -241,13 +247,16 @@ def pro(name: str) -> Path:
     [
         # KM[0] and B+6.5: the last points played out, the count with komi 6.5 gives exactly
         # B+6.5.
+        # A Fox record writes no passes: the last points start from White to move, the
+        # opponent of the last move, an assumption said (RES011).
         ("1378473498019999334.sgf", "match", "solved", "japanese with komi 6.5", "B+6.5",
-         ["RES002"]),
+         ["RES002", "RES011"]),
         # KM[750] under RU[Japanese]: reproduced under chinese with komi 7.5.
         ("1513587459010001523.sgf", "match", "solved", "chinese with komi 7.5", "W+2.5",
-         ["RES003"]),
+         ["RES003", "RES011"]),
         # KM[650], B+1.5: the record's own reading.
-        ("1497099420019999389.sgf", "match", "solved", "japanese with komi 6.5", "B+1.5", []),
+        ("1497099420019999389.sgf", "match", "solved", "japanese with komi 6.5", "B+1.5",
+         ["RES011"]),
         # W+0.0 at a finished position: the winner alone, under every reading (W+58 had the
         # uncertain N14 and A7, kept by White in 49% of the playouts, been counted alive).
         ("1441041939019999452.sgf", "match", "winner", "japanese with komi 0", "W+55",
@@ -331,8 +340,8 @@ def test_every_verdict_says_why_with_a_stable_code() -> None:
     from sgfcheck.scoring.result_check import REASONS
 
     expected = {"seki.sgf": ("match", "RES101"),  # B+3.5 counted exactly
-                "open-boundary-9x9.sgf": ("match", "RES104"),  # in the band, winner throughout
-                "unfinished.sgf": ("unverifiable", "RES127"),  # in the band, not the solved count
+                "open-boundary-9x9.sgf": ("match", "RES105"),  # the solved count, a point off
+                "unfinished-two-off.sgf": ("unverifiable", "RES129"),  # two points off: close
                 "fox-komi-zero-falsified.sgf": ("mismatch", "RES112"),  # outside every band
                 "ko.sgf": ("not-scored", "RES142")}  # no RE
     for name, (status, code) in expected.items():

@@ -120,6 +120,9 @@ class Finish:
     """Stones of the solved line that cannot live at its end (removed by the count as dead)."""
     ko: int = -1
     """The point the first player may not play at once (the record's last move took a ko)."""
+    to_move_assumed: str | None = None
+    """How the side to move was read where it is an assumption (a record that writes no
+    passes), else None."""
     seconds: float = field(default=0.0, compare=False)
     """The time it took (for the summaries; never in a verdict or a report row, and not part
     of the value: two finishes of the same position are equal whatever the machine)."""

@@ -50,7 +50,7 @@ EAGER = 100_000
 stops, cycles); a larger one is worked out as a search reaches it."""
 
 STILL = 0
-"""The class of a position where no move ever changes the count (playing there is passing)."""
+"""The class of a position where neither colour has a move left."""
 
 
 @core.contract
@@ -295,9 +295,10 @@ class LocalGame:
         except ValueError:
             return False
         count = len(found.worth)
+        if found.out_of_work:  # as the loops below would: the position past the budget raises
+            work.spent = work.budget
+            work.spend()
         work.spend(count - 1)  # the first position was counted already
-        if found.out_of_work:
-            work.spend(work.budget + 1)
         self.worth = list(found.worth)
         self._black = [None] * count
         self._white = [None] * count
@@ -440,10 +441,7 @@ class LocalGame:
                         best_b = after if best_b is None else max(best_b, after)
                     else:
                         best_w = after if best_w is None else min(best_w, after)
-                options = sorted(set(options))
-                if all(gain == 0 and c == STILL for gain, c in options):
-                    options = []
-                key.append(tuple(options))
+                key.append(tuple(sorted(set(options))))
             cls[here] = classes.of(tuple(key))
             # Alone, both may pass and two passes end it: Black moving first reaches the best of
             # passing (White then moves or ends it) and its moves; after a pass the game ends at
@@ -493,7 +491,7 @@ def local_game(region: Region, colour: Sequence[int], nbrs: Sequence[tuple[int, 
     ``colour``: the board with the dead stones removed; ``walls``: the colour that encloses
     each empty point outside the regions; ``chain_of``: the chain of every point of
     ``colour``."""
-    board = _Builder(region, colour, nbrs, walls, chain_of)
+    board = _Builder(region, colour, nbrs, walls, chain_of, territory)
     game = LocalGame(region, board, territory, work)
     game.position(board.start)
     game.know(classes)
@@ -513,7 +511,9 @@ class _Builder:
     stones on the first of them, and a move is offered on the first empty one."""
 
     def __init__(self, region: Region, colour: Sequence[int], nbrs: Sequence[tuple[int, ...]],
-                 walls: dict[int, int], chain_of: Sequence[Chain | None]) -> None:
+                 walls: dict[int, int], chain_of: Sequence[Chain | None],
+                 territory: bool = False) -> None:
+        self.territory = territory
         points = region.points
         index = {p: i for i, p in enumerate(points)}
         k = len(points)
@@ -654,8 +654,11 @@ class _Builder:
 
     def worth(self, state: bytes) -> int:
         """The region's count as it stands, for Black, after removing the chains the play
-        created that can never live (see the module's text)."""
+        created that can never live (see the module's text); under territory counting an empty
+        area holding the last liberty of a chain in atari is nobody's (a point its owner must
+        still fill, as the referee counts it)."""
         here = self.alive(state)
+        fill = self._to_fill(here) if self.territory else ()
         k = self.k
         total = 0
         counted: set[int] = set()
@@ -668,6 +671,8 @@ class _Builder:
             elif i not in counted:
                 area, touching = self._area(here, i)
                 counted.update(area)
+                if fill and any(a in fill for a in area):
+                    continue
                 if touching == BLACK:
                     total += len(area)
                 elif touching == WHITE:
@@ -677,16 +682,45 @@ class _Builder:
     def owners(self, state: bytes) -> list[int]:
         """What the count gives each point of the region in ``state``: the colour of a stone
         that stays, the colour alone reaching an empty point (the removed chains' points
-        included), 0 for nobody."""
+        included; under territory counting not an area holding a point to fill), 0 for
+        nobody."""
         here = self.alive(state)
+        fill = self._to_fill(here) if self.territory else ()
         out = [0] * self.k
         for i in range(self.k):
             if here[i] != EMPTY:
                 out[i] = here[i]
             else:
-                _, touching = self._area(here, i)
+                area, touching = self._area(here, i)
+                if fill and any(a in fill for a in area):
+                    continue
                 out[i] = touching if touching in (BLACK, WHITE) else 0
         return out
+
+    def _to_fill(self, here: bytearray) -> set[int]:
+        """The region's empty points that are the last liberty of a chain in atari (a chain of
+        the region, or one outside it with no liberty elsewhere)."""
+        k = self.k
+        fill: set[int] = set()
+        seen: set[int] = set()
+        for start in range(len(self.node_colour)):
+            if start in seen or (start < k and here[start] == EMPTY) or (
+                    start >= k and self.free[start]):
+                continue
+            members, _ = self._chain(here, start)
+            seen.update(members)
+            liberties: set[int] = set()
+            outside = False
+            for n in members:
+                if (self.free[n] if n >= k else self.wall[n] != 0):
+                    outside = True
+                    break
+                liberties.update(m for m in self.adj[n] if m < k and here[m] == EMPTY)
+                if len(liberties) > 1:
+                    break
+            if not outside and len(liberties) == 1:
+                fill |= liberties
+        return fill
 
     def _area(self, here: bytearray, i: int) -> tuple[list[int], int]:
         """The empty points of the region joined to ``i``, and the colours they touch (bits)."""

@@ -120,8 +120,10 @@ def _switch(game: LocalGame, at: int) -> _Switch | None:
         if not moves:
             return None
         for move in moves:
-            if game.fell(move[1]) or game.cls[move[1]] != STILL:
-                return None
+            child = move[1]
+            if not game.known(child) or game.fell(child) or game.heat[child] != 0 \
+                    or game.stop_black[child] != 0:
+                return None  # a move there leaves something to play for
             gain = game.gain(at, move, colour)
             held = best.get(colour)
             if held is None or (gain > held[0] if colour == BLACK else gain < held[0]):

@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sgfcheck.colour import BLACK, Colour
 from sgfcheck.endgame.finish import Finish, Objective, finish
@@ -189,6 +189,7 @@ def play_out(position: Position, owners: PointOwners | None, solving: Solving,
         bound = _BOUND.get()
         if bound is not None and (deadline is None or bound[0] < deadline):
             deadline, said = bound
-        finishes.append(finish(position, solving.to_move, solving.passes, objective,
-                               solving.budget, owners, solving.ko, deadline, said))
+        found = finish(position, solving.to_move, solving.passes, objective, solving.budget,
+                       owners, solving.ko, deadline, said)
+        finishes.append(replace(found, to_move_assumed=solving.assumed))
     return Endgame(solving, tuple(finishes))

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.lifefile import FileLife, GameLife
     from sgfcheck.scoring.verdict import ResultCheck
 
-SCHEMA_VERSION = "2.6"
+SCHEMA_VERSION = "2.7"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -242,11 +242,13 @@ def score_dict(score: Score, band: Band | None = None, board: Board | None = Non
 
 
 def finish_dict(finish: Finish, board: Board) -> JSON:
-    """The last open points played out (or why not): who moved first, the points, the solved
-    line (``B H14``, ``W pass``), the settled points taken as their owner's, the positions
-    searched."""
+    """The last open points played out (or why not): who moved first (and how, where assumed),
+    the ko the record's last move left banned, how it ended, the points, the solved line
+    (``B H14``, ``W pass``), the settled points taken as their owner's, the work spent."""
     return {"objective": finish.objective.value, "to_move": finish.to_move.letter,
-            "solved": finish.solved, "why": finish.why,
+            "to_move_assumed": finish.to_move_assumed,
+            "ko": None if finish.ko < 0 else board.name(finish.ko),
+            "solved": finish.solved, "outcome": finish.outcome.value, "why": finish.why,
             "points": [board.name(p) for p in finish.points],
             "line": [f"{colour.letter} {'pass' if p is None else board.name(p)}"
                      for colour, p in finish.line],
@@ -508,6 +510,8 @@ def summary_dict(s: Summary) -> JSON:
         "peak_rss_mb_per_worker": round(s.peak_rss_mb, 1),
         "engine": {"games": s.engine_games, "seconds": round(s.engine_seconds, 3),
                    "refused": s.engine_refused},
+        "solver": {"games": s.solver_games, "gave_up": s.solver_gave_up,
+                   "seconds": round(s.solver_seconds, 3)},
     }
 
 

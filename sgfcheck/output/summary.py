@@ -48,6 +48,13 @@ class Summary:
     engine_refused: int = 0
     """Positions an engine was not asked (or not waited for): a bound on engine time ended
     (``LIF003``)."""
+    solver_games: int = 0
+    """Games whose last open points the solver played out (or tried to)."""
+    solver_gave_up: int = 0
+    """Of those, games where a limit stopped it (``--limit solver``, ``solver-time``, an area
+    too large to play out): their counts stay bands."""
+    solver_seconds: float = 0.0
+    """Seconds the solver took."""
     elapsed: float = 0.0
     peak_rss_mb: float = 0.0
     """Largest resident set of a worker."""
@@ -66,7 +73,7 @@ class Summary:
 
 _COUNTS = ("files", "skipped", "games", "unreadable", "timeouts", "input_problems",
            "encodings_guessed", "errors", "games_with_illegal", "not_records", "engine_games",
-           "engine_refused")
+           "engine_refused", "solver_games", "solver_gave_up")
 _COUNTERS = ("verdicts", "illegal_by_rule", "result_checks")
 
 
@@ -80,6 +87,7 @@ def merge(total: Summary, part: Summary) -> None:
     for basis, counts in part.result_checks_by_basis.items():
         total.result_checks_by_basis.setdefault(basis, Counter()).update(counts)
     total.engine_seconds += part.engine_seconds
+    total.solver_seconds += part.solver_seconds
     total.peak_rss_mb = max(total.peak_rss_mb, part.peak_rss_mb)
     total.not_record_names.extend(part.not_record_names[:max(0, NAMED - len(
         total.not_record_names))])
@@ -96,6 +104,7 @@ def to_plain(s: Summary) -> dict[str, object]:
     out["not_record_names"] = s.not_record_names
     out["peak_rss_mb"] = s.peak_rss_mb
     out["engine_seconds"] = s.engine_seconds
+    out["solver_seconds"] = s.solver_seconds
     return out
 
 
@@ -112,4 +121,5 @@ def from_plain(obj: dict[str, object]) -> Summary:
     s.not_record_names = list(obj.get("not_record_names") or [])  # type: ignore[call-overload]
     s.peak_rss_mb = float(obj.get("peak_rss_mb") or 0.0)  # type: ignore[arg-type]
     s.engine_seconds = float(obj.get("engine_seconds") or 0.0)  # type: ignore[arg-type]
+    s.solver_seconds = float(obj.get("solver_seconds") or 0.0)  # type: ignore[arg-type]
     return s

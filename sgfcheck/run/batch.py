@@ -43,6 +43,7 @@ from typing import Any, Protocol
 from pebble import ProcessExpired
 
 from sgfcheck import findings as F
+from sgfcheck.endgame.finish import Outcome
 from sgfcheck.endgame.stage import within
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import USE, bounded, shown_name, watching
@@ -155,6 +156,10 @@ def init_worker(options: BatchOptions, news: Any = None) -> None:
     # time).
     gc.freeze()
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
+
+
+GAVE_UP = frozenset(o.value for o in Outcome if o.gave_up)
+"""How a solver of the last points ends where a limit stopped it."""
 
 
 class _TimeLimit(Exception):
@@ -313,8 +318,13 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
                    if options.details or kind is not ReportKind.NONE else None)
         if problem is not None and options.pages and problem.rank < LAST_RANK:
             pages.append((problem, label, report, scored))
+        endgame = scored.worked.counts.endgame if scored.worked.counts is not None else None
+        finishes = endgame.finishes if endgame is not None else ()
+        solver = (None if not finishes else next(
+            (f.outcome.value for f in finishes if f.outcome.gave_up),
+            next((f.outcome.value for f in finishes if not f.solved), "solved")))
         facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
-                               problem))
+                               problem, solver, sum(f.seconds for f in finishes)))
     if pages and options.pages:
         _write_game_pages(options.pages, pages, options.timeout)
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed,
@@ -548,6 +558,10 @@ def count_outcome(summary: Summary, outcome: FileOutcome, problems: Problems | N
             problems.add(game.problem)
         summary.games += 1
         summary.verdicts[game.verdict] += 1
+        if game.solver is not None:
+            summary.solver_games += 1
+            summary.solver_gave_up += game.solver in GAVE_UP
+            summary.solver_seconds += game.solver_seconds
         if game.illegal:
             summary.games_with_illegal += 1
             for rule in set(game.illegal):

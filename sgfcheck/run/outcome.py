@@ -35,6 +35,11 @@ class GameFacts:
     label: str
     problem: ProblemGame | None = None
     """With ``details``: what the HTML page shows of a problem game."""
+    solver: str | None = None
+    """How the playing out of its last points ended (``solved``, ``over-work``...: the worst
+    of its ways of counting), None where they were not played out."""
+    solver_seconds: float = field(default=0.0, compare=False)
+    """The time it took (a figure of the run, not a fact of the game: left out of equality)."""
 
 
 @dataclass
@@ -91,7 +96,8 @@ def _game_plain(g: GameFacts) -> dict[str, Any]:
             "result_status": g.result_status.value, "basis": g.basis,
             "has_error": g.has_error,
             "sequence": g.sequence.hex() if g.sequence is not None else None,
-            "label": g.label, "problem": g.problem}  # orjson writes a dataclass field by field
+            "label": g.label, "problem": g.problem,  # orjson writes a dataclass field by field
+            "solver": g.solver, "solver_seconds": round(g.solver_seconds, 4)}
 
 
 def outcome_of(obj: dict[str, Any]) -> FileOutcome:
@@ -101,7 +107,8 @@ def outcome_of(obj: dict[str, Any]) -> FileOutcome:
                        g["basis"], g["has_error"],
                        bytes.fromhex(g["sequence"]) if g["sequence"] is not None else None,
                        g["label"],
-                       ProblemGame(**g["problem"]) if g["problem"] is not None else None)
+                       ProblemGame(**g["problem"]) if g["problem"] is not None else None,
+                       g.get("solver"), float(g.get("solver_seconds") or 0.0))
              for g in obj["games"]]
     digest = obj.get("digest")
     return FileOutcome((path, member), [], games,

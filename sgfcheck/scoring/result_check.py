@@ -67,6 +67,10 @@ from sgfcheck.scoring.verdict import (
     where,
 )
 
+NEAR = 1.0
+"""The most points a solved count may lie from RE's margin and still confirm its winner
+(``RES105``)."""
+
 __all__ = ["AS_JUDGED", "FAR_FROM_END", "REASONS", "UNFINISHED_SLACK", "Basis", "CheckStatus",
            "Outcome", "ResultCheck", "basis_of", "check_result", "least_confidence"]
 
@@ -321,6 +325,13 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
     hit = next((o for o in solved if exact(o.score)), None)
     if hit is not None:
         return matched(out, hit, result, "solved", [])
+    # Within a point of RE, its winner: the winner is confirmed (never at 2 points: moved by 2,
+    # a margin would be confirmed too often; never on a reading that assumes anything).
+    near = next((o for o in solved if o.reading.own and not o.reading.assumptions
+                 and o.score.winner == wanted and abs(o.score.margin - recorded) <= NEAR
+                 and o.score.margin != 0), None)
+    if near is not None:
+        return matched(out, near, result, "near", [])
     inside = [o for o in solved if o.band is not None and o.band.holds(recorded)]
     if not inside:
         return None

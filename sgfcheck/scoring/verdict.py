@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
+from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
 from sgfcheck.endgame.finish import Finish
 from sgfcheck.findings import Finding
@@ -92,6 +93,8 @@ REASONS: dict[str, str] = {
               "alone confirmed)",
     "RES104": "match: the recorded result lies in the count's band, which gives its winner "
               "throughout",
+    "RES105": "match on the winner: the solved count gives the recorded winner and lies within "
+              "1 point of RE (every chain settled, the record's own rules and komi)",
     "RES111": "mismatch: no reading and no way of the doubtful chains gives the recorded result",
     "RES112": "mismatch: the recorded result lies outside the count's band under every reading",
     "RES121": "unverifiable: no dead-stone information, and the game did not end with two passes",
@@ -261,8 +264,8 @@ def readings_text(outcomes: list[Outcome]) -> str:
 def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
            notes: list[Finding]) -> Draft:
     reading = hit.reading
-    out.decide(CheckStatus.MATCH, {"margin": "RES101", "solved": "RES102"}.get(reproduced,
-                                                                              "RES103"))
+    out.decide(CheckStatus.MATCH, {"margin": "RES101", "solved": "RES102",
+                                   "near": "RES105"}.get(reproduced, "RES103"))
     out.computed = hit.score.result_text
     out.read_as(reading)
     out.reproduced = reproduced
@@ -274,6 +277,12 @@ def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
     reason = f"the count gives {what}"
     if hit.finish is not None:
         reason = f"the solved count gives {what}: {played_out(hit.finish)}"
+    if reproduced == "near":
+        reason = (f"the solved count ({hit.score.result_text}) gives the recorded winner, "
+                  f"{abs(out.delta or 0):g} point from RE[{result.raw}]: "
+                  f"{played_out(hit.finish)}; the winner is confirmed, not the margin (a "
+                  "point can go astray in the last moves or in the count)"
+                  if hit.finish is not None else reason)
     if not reading.own:
         reason += f" under {reading.label}, not the record's own reading"
     if hit.way != AS_JUDGED:
@@ -284,4 +293,12 @@ def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
     out.reason = reason
     out.assumptions.extend(reading.assumptions)
     out.assumptions.extend(notes)
+    if hit.finish is not None and hit.finish.to_move_assumed is not None:
+        out.assumptions.append(side_to_move(hit.finish.to_move_assumed))
     return out
+
+
+def side_to_move(assumed: str) -> Finding:
+    """``RES011``: the solved count starts from a side to move a record without passes
+    implies."""
+    return Finding(F.RES_TO_MOVE_ASSUMED, f"the last points were played out with {assumed}")
