@@ -203,7 +203,7 @@ static void alive(Board *b, const uint8_t *a, uint8_t *here) {
     int k = r->k, free;
     uint8_t done[RG_MAXK];
     memcpy(here, a, (size_t)k);
-    memset(done, 0, (size_t)k);
+    memset(done, 0, sizeof done);
     for (int i = 0; i < k; i++) {
         if (here[i] == 0 || done[i]) continue;
         int count = chain(b, here, i, &free), own = here[i], lives = 0;
@@ -224,8 +224,8 @@ static void to_fill(Board *b, const uint8_t *here, uint8_t *fill) {
     const RegionSpec *r = b->r;
     int k = r->k, free;
     uint8_t done[RG_MAXN];
-    memset(fill, 0, (size_t)k);
-    memset(done, 0, (size_t)r->n);
+    memset(fill, 0, RG_MAXK); /* fill holds RG_MAXK points */
+    memset(done, 0, sizeof done);
     for (int start = 0; start < r->n; start++) {
         if (done[start] || (start < k && here[start] == 0) || (start >= k && r->free[start]))
             continue;

@@ -477,7 +477,7 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
         rows.append(("  engine time s", f"{summary.engine_seconds:.1f}"))
         rows.append(("  not asked: engine time spent", summary.engine_refused))
     if summary.solver_games:
-        rows.append(("games whose last points were played out", summary.solver_games))
+        rows.append(("games whose last points the solver tried", summary.solver_games))
         rows.append(("  given up (a limit of work, time or size)", summary.solver_gave_up))
         rows.append(("  solver time s", f"{summary.solver_seconds:.1f}"))
     rows.append(("identical files (groups)", len(summary.identical_files)))
