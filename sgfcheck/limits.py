@@ -107,6 +107,9 @@ LIMIT_HELP = {
 }
 """``--limit`` names and what they bound."""
 
+MOST_MEMORY = 2**32
+"""``--limit memory`` in megabytes at most (4 PiB): the bytes of any address space plus it stay
+within the signed 64 bits ``setrlimit`` takes."""
 _BYTE_LIMITS = frozenset({"file_size", "member_size", "archive_size"})
 _SECOND_LIMITS = frozenset({"read_wait", "engine_game", "engine_file", "solver_time"})
 _FIELDS = {f.name for f in fields(Limits)}
@@ -148,6 +151,9 @@ def parse_spec(spec: str) -> tuple[str, int | float]:
     value = int(float(number) * _UNITS[unit])
     if key == "solver" and value == 0:
         return key, 0  # the solver off
+    if key == "memory" and not 1 <= value <= MOST_MEMORY:
+        # setrlimit takes bytes in a signed 64-bit number: more would overflow in the worker.
+        raise ValueError(f"--limit {spec!r}: memory is in megabytes, from 1 to {MOST_MEMORY}")
     if value < 1 or value > 2**50:
         raise ValueError(f"--limit {spec!r}: must be from 1 to 2^50")
     return key, value
@@ -178,10 +184,13 @@ def cap_memory(megabytes: int) -> bool:
     except ImportError:
         return False
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    want = address_space() + megabytes * 1024 * 1024
+    want = address_space() + min(megabytes, MOST_MEMORY) * 1024 * 1024
     if hard != resource.RLIM_INFINITY:
         want = min(want, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ValueError, OverflowError, OSError):
+        return False  # beyond what the system takes: no cap rather than a worker that dies
     return True
 
 

@@ -421,6 +421,27 @@ def test_batch_jobs_past_what_the_machine_can_run_are_usage_errors(value: str) -
     assert result.exit_code == 2 and "--jobs takes a number from 0" in result.output
 
 
+def test_a_memory_limit_past_what_setrlimit_takes_is_a_usage_error(tmp_path: Path) -> None:
+    # Found by an attacker's probe: --limit memory=99999999999999 passed the range check, then
+    # setrlimit overflowed in every worker (a pool traceback, every file "not read").
+    result = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--limit",
+                                 "memory=99999999999999", "--out", str(tmp_path / "r.jsonl")])
+    assert result.exit_code == 2 and "memory is in megabytes, from 1 to 4294967296" in result.output
+    assert not (tmp_path / "r.jsonl").exists()
+    assert parse_spec("memory=4294967296") == ("memory", 2**32)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="address-space limits are POSIX's")
+def test_the_largest_memory_limit_caps_a_worker_without_overflow() -> None:
+    # In a child process (the cap would hold this test's own process): the largest limit taken
+    # is set, or said not to be, never an exception.
+    code = ("from sgfcheck.limits import MOST_MEMORY, cap_memory; import resource; "
+            "print(cap_memory(MOST_MEMORY), resource.getrlimit(resource.RLIMIT_AS)[0] > 2**50)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0 and done.stdout.split() in (["True", "True"], ["False", "True"])
+
+
 @pytest.mark.parametrize("value", ["inf", "nan", "-1", "1e9"])
 def test_batch_timeouts_that_are_no_number_of_seconds_are_usage_errors(value: str) -> None:
     result = runner.invoke(app, ["batch", str(FIXTURES / "ko.sgf"), "--timeout", value])
@@ -903,3 +924,21 @@ def test_findings_past_the_limit_are_counted_in_one(tmp_path: Path) -> None:
     assert more.extra == {"limit": "findings=100",
                           "more": {"same colour twice": 249, "occupied point": 249}}
     assert game.verdict.value == "illegal moves"
+
+
+def test_a_member_name_in_the_engine_news_cannot_forge_a_log_line() -> None:
+    # Found by an attacker's probe: an archive member's name went into batch's engine news line
+    # on standard error raw, its line break forging a whole "sgfcheck batch: ..." line.
+    from sgfcheck.cli.progress import _engine_news, log_line
+    from sgfcheck.output.summary import Summary
+    from sgfcheck.run.news import EngineNews
+
+    forged = "a.sgf\nsgfcheck batch: 999 of 999 files\x07\u202e\x1b[2J.sgf"
+    EngineNews.latest = f"KataGo judging {forged} game 1 of 2"
+    try:
+        line = log_line(Summary(), _engine_news())
+    finally:
+        EngineNews.latest = None
+    assert "\n" not in line and "\x07" not in line and "\u202e" not in line and "\x1b" not in line
+    assert line.endswith("; KataGo judging a.sgf\\nsgfcheck batch: 999 of 999 files\\x07\\u202e"
+                         "\\x1b[2J.sgf game 1 of 2")

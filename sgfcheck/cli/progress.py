@@ -202,9 +202,13 @@ def _duration(seconds: float) -> str:
 
 
 def _engine_news() -> str | None:
+    """What a worker last said of an engine's game, its names escaped: an archive member's name
+    with a line break or escape sequences cannot forge or colour a log line."""
+    from sgfcheck.escaping import visible
     from sgfcheck.run.news import EngineNews
 
-    return EngineNews.latest
+    latest = EngineNews.latest
+    return visible(latest) if latest else latest
 
 
 def _ticking(stop: threading.Event, seconds: float, tick: Callable[[], None]) -> None:

@@ -45,6 +45,7 @@ from pebble import ProcessExpired
 from sgfcheck import findings as F
 from sgfcheck.endgame.finish import Outcome
 from sgfcheck.endgame.stage import within
+from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import USE, bounded, shown_name, watching
 from sgfcheck.limits import Limits, cap_memory
@@ -279,7 +280,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
 
     def told(engine: str) -> None:  # the main process's log names the game being judged
         if _news is not None:
-            _news.put(f"{shown_name(engine)} judging {name} game {games_done[0] + 1} of "
+            _news.put(f"{shown_name(engine)} judging {visible(name)} game {games_done[0] + 1} of "
                       f"{len(loaded.games)}")
 
     def on_game() -> None:
