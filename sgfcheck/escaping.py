@@ -10,7 +10,9 @@ that begins with ``=`` is a formula to a spreadsheet (OWASP's "CSV injection"). 
 - :func:`terminal_text`: whole rendered output, the same but keeping its own line ends;
 - :func:`json_safe`: JSON text with the same characters as ``\\uXXXX``
   escapes (still the same JSON value);
-- :func:`csv_cell`: a cell that a spreadsheet cannot take for a formula; numbers stay numbers.
+- :func:`csv_cell`: a cell that a spreadsheet cannot take for a formula; numbers stay numbers;
+- :func:`name_text`: a name that is not UTF-8 (a byte Python could not decode) with that byte
+  escaped (``\\xff``), for outputs that must be UTF-8.
 """
 
 from __future__ import annotations
@@ -25,8 +27,13 @@ _FORMAT = (
     "\x7f-\x9f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
     "\u3164\ufeff\ufff9-\ufffb\uffa0"
 )
-_UNSAFE_RE = re.compile(f"[\x00-\x1f{_FORMAT}]")
-_UNSAFE_KEEP_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_FORMAT}]")
+_SURROGATES = "\ud800-\udfff"
+"""Where a name is not UTF-8 (``bad\\xff.sgf`` on a POSIX file system, a Latin-1 tar member),
+Python holds each byte it cannot decode as a lone surrogate (U+DC80-U+DCFF: "surrogateescape"),
+which no UTF-8 output can hold."""
+_UNSAFE_RE = re.compile(f"[\x00-\x1f{_FORMAT}{_SURROGATES}]")
+_UNSAFE_KEEP_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_FORMAT}{_SURROGATES}]")
+_SURROGATE_RE = re.compile(f"[{_SURROGATES}]")
 _JSON_RAW_RE = re.compile(f"[{_FORMAT}]")
 """What ``json.dumps`` leaves raw: it escapes C0 controls in strings itself, and a raw one outside
 a string is the document's own layout."""
@@ -37,7 +44,30 @@ def _escape(m: re.Match[str]) -> str:
     code = ord(ch)
     if code < 0x100:
         return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{code:02x}")
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # the byte a name that is not UTF-8 held
     return f"\\u{code:04x}"
+
+
+def name_text(text: str) -> str:
+    """``text`` as UTF-8 can hold it: each byte of a name that is not UTF-8 (held as a lone
+    surrogate) written as its escape, ``bad\\xff.sgf``, the rest as it is. The same name always
+    gives the same text, so a report's row still finds its file (``--resume``)."""
+    if text.isascii() or not _SURROGATE_RE.search(text):
+        return text
+    return _SURROGATE_RE.sub(_escape, text)
+
+
+def names_clean(value: object) -> object:
+    """``value`` (JSON-like: dicts, lists, text) with every text passed through :func:`name_text`:
+    for the rare output that holds a name that is not UTF-8."""
+    if isinstance(value, str):
+        return name_text(value)
+    if isinstance(value, dict):
+        return {names_clean(k): names_clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [names_clean(v) for v in value]
+    return value
 
 
 def visible(text: str) -> str:

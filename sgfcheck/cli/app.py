@@ -14,7 +14,11 @@ check`` nothing of ``batch``.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
+import io
+import os
 import sys
 from typing import Annotated, Any
 
@@ -179,6 +183,9 @@ def main() -> None:
     without Python's own teardown of every module (35-65 ms of each command: ``batch`` of one
     record took 0.36 s, 0.29 s now). Where that teardown may still have work (another thread
     runs; a profiler or tracer watches), the process ends the usual way."""
+    closed = _LostOutput() if sys.stdout is None else None  # started with standard output closed
+    if closed is not None:
+        sys.stdout = closed
     try:
         app()
         status: str | int | None = 0
@@ -186,23 +193,84 @@ def main() -> None:
         status = exc.code
     except KeyboardInterrupt:
         status = ExitStatus.INTERRUPTED
+    except OSError as exc:
+        # A write to standard output failed (the commands' own files say their failures
+        # themselves, naming the file): a closed pipe, a full disk.
+        if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
+            raise
+        status = _output_failed(os.strerror(exc.errno or 0))
+    if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        # Click's answer to a closed pipe: it ends the command with status 1 and silences the
+        # streams; the pipe's reader is gone, which is said here.
+        sys.stderr = sys.__stderr__
+        status = _output_failed(os.strerror(errno.EPIPE), ExitStatus.OK)
+    if closed is not None and closed.lost:
+        status = _output_failed("it is closed", status)
     _leave(status)
+
+
+class _LostOutput(io.StringIO):
+    """Standard output where the process started with it closed: what is written is counted, not
+    kept, so that the run can say it was lost."""
+
+    lost = 0
+
+    def write(self, text: str) -> int:
+        self.lost += len(text)
+        return len(text)
+
+
+_WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
+                           errno.EBADF})
+"""What a write to standard output fails with when the output cannot take it."""
+
+
+def _output_failed(cause: str, status: str | int | None = 0) -> str | int | None:
+    """Say in one line that standard output could not be written, and give the status of it
+    (:attr:`ExitStatus.OUTPUT`, unless the run was interrupted)."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(f"sgfcheck: cannot write standard output: {cause}", file=sys.stderr)
+    _quiet_stdout()
+    return status if status == ExitStatus.INTERRUPTED else ExitStatus.OUTPUT
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that nothing later (a flush at exit) fails
+    on it again."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    sys.stdout = _LostOutput()
 
 
 def _leave(status: str | int | None) -> None:
     import atexit
-    import contextlib
-    import os
     import threading
 
     if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
+        _flush_stdout(status)
         sys.exit(status)
     code = 0 if status is None else status if isinstance(status, int) else 1
     if isinstance(status, str):
         print(status, file=sys.stderr)  # as sys.exit prints a message given for a status
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        # A closed pipe, a closed stream: the status stands.
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
+    code = int(_flush_stdout(code) or 0)
+    with contextlib.suppress(OSError, ValueError):  # stderr is where failures are said
+        sys.stderr.flush()
     os._exit(code)
+
+
+def _flush_stdout(status: str | int | None) -> str | int | None:
+    """Flush standard output; where it cannot take what is left (a closed pipe, a full disk),
+    say so and give :attr:`ExitStatus.OUTPUT`."""
+    if sys.stdout is None:
+        return status
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        return _output_failed(os.strerror(exc.errno or 0), status)
+    except ValueError:  # closed already
+        pass
+    return status

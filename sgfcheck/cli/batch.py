@@ -20,6 +20,7 @@ from sgfcheck.cli.common import (
     check_writable,
     examples,
     limits_of,
+    not_an_input,
     say,
     seconds_of,
     usage_error,
@@ -142,6 +143,8 @@ def batch(
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json), ("--html", html_page)):
         check_writable(option, path)
+        if option != "--resume":  # the report resumed is written on, never read as a record
+            not_an_input(option, path, inputs)
     settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
                         dead_stones=dead_stones, engine=engine, limits=limits, timeout=timeout)
     from sgfcheck.run.plan import PlanError, plan_batch
@@ -163,7 +166,7 @@ def _run(plan: BatchPlan, quiet: bool) -> tuple[Summary, Problems | None]:
     # Imported when used (pebble, the pages): the other commands start faster without them.
     from sgfcheck.run.batch import Problems
     from sgfcheck.run.executor import RunStopped
-    from sgfcheck.run.report import ReportProblem, write_parts, write_report
+    from sgfcheck.run.report import ReportNotWritten, ReportProblem, write_parts, write_report
 
     problems = Problems() if plan.html_page is not None else None
     progress, finish = batch_progress(list(plan.inputs), quiet)
@@ -189,6 +192,10 @@ def _run(plan: BatchPlan, quiet: bool) -> tuple[Summary, Problems | None]:
             typer.echo("interrupted: the report holds every file finished so far; complete it "
                        "with --resume", err=True)
         raise typer.Exit(ExitStatus.INTERRUPTED) from None
+    except ReportNotWritten as exc:
+        finish()
+        say(f"sgfcheck: {exc}", err=True)
+        raise typer.Exit(ExitStatus.OUTPUT) from None
     except (ReportProblem, RunStopped) as exc:
         finish()
         raise usage_error(str(exc)) from None

@@ -21,6 +21,7 @@ from sgfcheck.cli.common import (
     format_option,
     limits_of,
     load,
+    not_an_input,
     output_format,
     validate,
     width,
@@ -79,6 +80,7 @@ def check(
     settings = Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
                         all_rules=all_rules, encoding=encoding, limits=limits_of(limit))
     fmt = output_format("check", format_name, output)
+    not_an_input("--output", output, files)
     from sgfcheck.cli.exits import check_status
     from sgfcheck.replay.check import check_loaded
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,11 +254,40 @@ def check_writable(option: str, path: Path | None) -> None:
         raise usage_error(f"{option}: {exc}") from None
 
 
+def not_an_input(option: str, output: Path | None, inputs: Sequence[str]) -> None:
+    """A usage error, before any work, when an output would write over an input: the same file
+    as one named (also through a link or a hard link), or a record or archive inside a folder
+    named, which the run would read. Inputs are never changed."""
+    if output is None:
+        return
+    from sgfcheck.records.items import is_archive_name, is_record_name
+
+    try:
+        if not output.exists():
+            return
+        target = output.resolve()
+        for name in inputs:
+            if name == "-" or "://" in name or "::" in name:
+                continue
+            given = Path(name)
+            if not given.exists():
+                continue
+            if given.is_dir():
+                inside = given.resolve() in target.parents
+                if inside and (is_record_name(output.name) or is_archive_name(output.name)):
+                    raise usage_error(f"{option} {visible(str(output))} is a record inside "
+                                      f"the input folder {visible(name)}; inputs are never "
+                                      "changed")
+            elif os.path.samefile(given, output):
+                raise usage_error(f"{option} {visible(str(output))} is the input "
+                                  f"{visible(name)}; inputs are never changed")
+    except OSError:
+        return  # what cannot be looked at is not written over here: the write says why
+
+
 def not_the_input(file: str, output: Path) -> None:
     """A usage error when the output file is the input: inputs are never changed."""
-    if file != "-" and output.exists() and Path(file).exists() and (
-            output.resolve() == Path(file).resolve()):
-        raise usage_error("--output is the input file; the input is never changed")
+    not_an_input("--output", output, [file])
 
 
 def write_output(text: str, output: Path) -> None:
@@ -285,17 +314,26 @@ SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".json": "json", ".jsonl": "j
 class FileSink:
     """A command's output written to ``--output FILE`` as it comes (a long run over an archive
     holds none of it in memory), under a temporary name beside the file, which takes the file's
-    name when the command is done (:meth:`commit`) and is removed when it fails."""
+    name when the command is done (:meth:`commit`) and is removed when it fails.
+
+    What the name stands for is kept: a symbolic link stays a link, the file it names written
+    (the same way, beside that file); a FIFO or a device (``-o /dev/stdout``) is written to as it
+    is, never replaced by a plain file."""
 
     def __init__(self, output: Path) -> None:
         self.output = output
-        self.partial = output.with_name(f".{output.name}.partial")
+        # A FIFO, a device, a pipe (also behind links, as /dev/stdout is): written to as it
+        # comes, through the name given, never renamed over.
+        self.direct = output.exists() and not output.is_file()
+        self.target = output.resolve() if output.is_symlink() and not self.direct else output
+        self.partial = self.target.with_name(f".{self.target.name}.partial")
         self.handle: IO[str] | None = None
         self.size = 0
 
     def write(self, text: str) -> None:
         if self.handle is None:
-            self.handle = open(self.partial, "w", encoding="utf-8")  # noqa: SIM115 - closed in commit or discard
+            self.handle = open(self.target if self.direct else self.partial, "w",  # noqa: SIM115 - closed in commit or discard
+                               encoding="utf-8")
         self.handle.write(text)
         self.size += len(text.encode("utf-8"))
 
@@ -304,13 +342,15 @@ class FileSink:
             self.write("")
         assert self.handle is not None
         self.handle.close()
-        os.replace(self.partial, self.output)
-        say(f"written: {self.output} ({self.size // 1024} KB)", err=True)
+        if not self.direct:
+            os.replace(self.partial, self.target)
+        say(f"written: {visible(str(self.output))} ({self.size // 1024} KB)", err=True)
 
     def discard(self) -> None:
         if self.handle is not None:
             self.handle.close()
-            self.partial.unlink(missing_ok=True)
+            if not self.direct:
+                self.partial.unlink(missing_ok=True)
 
 
 def show(text: str, fmt: OutputFormat, sink: FileSink | None = None) -> None:

@@ -20,6 +20,7 @@ from sgfcheck.cli.common import (
     check_writable,
     examples,
     limits_of,
+    not_an_input,
     say,
     usage_error,
     validate,
@@ -78,6 +79,7 @@ def diagram(
     validate([rules], encoding, komi)
     limits = limits_of(limit)
     check_writable("--output", output)
+    not_an_input("--output", output, [file])
     suffix = output.suffix.lower() if output is not None else ".svg"
     if suffix not in (".svg", ".png"):
         raise usage_error(f"--output {output}: write .svg or .png")

@@ -14,7 +14,8 @@ Each file's status (the command's own policy):
 Over the inputs, one rule for every command (:func:`over_inputs`): 2 when none of the records
 could be read, else the worst status of the files read (1 is worse than 3: a mismatch
 outweighs an undecided result), at least 1 when an input among them could not be used. A usage
-error is 2 and an interruption 130, whatever the command.
+error is 2, an output that could not be written (standard output closed, a closed pipe, a full
+disk) 4 and an interruption 130, whatever the command.
 """
 
 from __future__ import annotations
@@ -39,11 +40,13 @@ class ExitStatus(IntEnum):
     """A usage error, or an input that could not be read at all."""
     UNDECIDED = 3
     """Nothing wrong found, but a result the evidence cannot decide (``score``: unverifiable)."""
+    OUTPUT = 4
+    """An output could not be written: standard output closed, a closed pipe, a full disk."""
     INTERRUPTED = 130
 
 
 _SEVERITY = {ExitStatus.OK: 0, ExitStatus.UNDECIDED: 1, ExitStatus.FOUND: 2,
-             ExitStatus.USAGE: 3, ExitStatus.INTERRUPTED: 4}
+             ExitStatus.USAGE: 3, ExitStatus.OUTPUT: 4, ExitStatus.INTERRUPTED: 5}
 
 
 def worse(a: ExitStatus, b: ExitStatus) -> ExitStatus:

@@ -26,6 +26,7 @@ from sgfcheck.cli.common import (
     format_option,
     limits_of,
     load,
+    not_an_input,
     output_format,
     seconds_of,
     validate,
@@ -70,6 +71,7 @@ def life(
     limits = limits_of(limit)
     seconds_of(timeout)
     fmt = output_format("life", format_name, output)
+    not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
                         engine=engine, encoding=encoding, limits=limits)

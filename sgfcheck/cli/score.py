@@ -30,6 +30,7 @@ from sgfcheck.cli.common import (
     limits_of,
     load,
     names,
+    not_an_input,
     output_format,
     seconds_of,
     usage_error,
@@ -94,6 +95,7 @@ def score(
     limits = limits_of(limit)
     seconds_of(timeout)
     fmt = output_format("score", format_name, output)
+    not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
     settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
                         move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,

@@ -20,6 +20,7 @@ from sgfcheck.cli.common import (
     check_writable,
     examples,
     limits_of,
+    not_an_input,
     say,
     validate,
 )
@@ -63,6 +64,7 @@ def view(
     validate([rules], encoding, komi)
     limits = limits_of(limit)
     check_writable("--output", output)
+    not_an_input("--output", output, [file])
     from sgfcheck.rules.presets import PRESETS
 
     settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,

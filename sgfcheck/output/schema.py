@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from sgfcheck.colour import BLACK, WHITE, Colour
-from sgfcheck.escaping import csv_cell, json_safe
+from sgfcheck.escaping import csv_cell, json_safe, name_text, names_clean
 from sgfcheck.findings import Finding
 from sgfcheck.replay.check import Verdict
 
@@ -62,8 +62,16 @@ def json_text(obj: object) -> str:
     """Strict JSON (no NaN or Infinity: a bug, raised, rather than JSON other readers refuse) on
     one line. Characters that some readers take for line ends (U+0085, U+2028, U+2029) and the
     other control and format characters JSON leaves raw are escaped (:func:`json_safe`), so that
-    one object is exactly one line for every reader and safe to print."""
-    return json_safe(json.dumps(obj, ensure_ascii=False, allow_nan=False))
+    one object is exactly one line for every reader and safe to print. A name that is not UTF-8
+    is written with its bytes escaped (:func:`name_text`)."""
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    if _has_surrogates(text):
+        text = json.dumps(names_clean(obj), ensure_ascii=False, allow_nan=False)
+    return json_safe(text)
+
+
+def _has_surrogates(text: str) -> bool:
+    return not text.isascii() and name_text(text) != text
 
 
 def jsonl_line(obj: object) -> str:
@@ -71,8 +79,12 @@ def jsonl_line(obj: object) -> str:
     orjson (about 8x faster on a report row; compact: no space after ``,`` and ``:``), the same
     characters escaped, and its line end. (orjson would write a non-finite number as ``null``
     where :func:`json_text` raises; no field of a row holds one: the tests parse every row of
-    the fixtures and a corpus sample both ways.)"""
-    return json_safe(orjson.dumps(obj, option=_ROW_OPTIONS).decode())
+    the fixtures and a corpus sample both ways.) A name that is not UTF-8 is written with its
+    bytes escaped (:func:`name_text`: orjson refuses such text)."""
+    try:
+        return json_safe(orjson.dumps(obj, option=_ROW_OPTIONS).decode())
+    except TypeError:
+        return json_safe(orjson.dumps(names_clean(obj), option=_ROW_OPTIONS).decode())
 
 
 _ROW_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
@@ -81,7 +93,10 @@ _ROW_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 
 def json_document(obj: object) -> str:
     """JSON for a file of its own (``--summary-json``, ``--duplicates``): indented."""
-    return json_safe(json.dumps(obj, ensure_ascii=False, indent=1, allow_nan=False))
+    text = json.dumps(obj, ensure_ascii=False, indent=1, allow_nan=False)
+    if _has_surrogates(text):
+        text = json.dumps(names_clean(obj), ensure_ascii=False, indent=1, allow_nan=False)
+    return json_safe(text)
 
 
 def _letter(colour: Colour | None) -> str | None:

@@ -8,6 +8,8 @@ import os
 import sqlite3
 import tempfile
 
+from sgfcheck.escaping import name_text
+
 FLUSH = 10_000
 """Keys held in memory before they are written to the database."""
 
@@ -26,7 +28,7 @@ class DuplicateIndex:
 
     def add(self, kind: str, key: bytes, label: str) -> None:
         self._seq += 1
-        self._buffer.append((kind, key, self._seq, label))
+        self._buffer.append((kind, key, self._seq, name_text(label)))  # SQLite takes UTF-8
         if len(self._buffer) >= FLUSH:
             self._flush()
 

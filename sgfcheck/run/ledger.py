@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sgfcheck.escaping import name_text, visible
 from sgfcheck.output.schema import SCHEMA_VERSION
 from sgfcheck.run.outcome import FileOutcome, outcome_of
 from sgfcheck.run.reportfile import ReportKind
@@ -56,7 +57,7 @@ class RunHead:
 
     def to_plain(self) -> dict[str, Any]:
         out: dict[str, Any] = {"sgfcheck": VERSION, "schema": SCHEMA_VERSION,
-                               "inputs": list(self.inputs)}
+                               "inputs": [name_text(i) for i in self.inputs]}
         if self.report is not None:
             out["report"] = self.report.value
         if self.part_size is not None:
@@ -70,9 +71,10 @@ class RunHead:
         """What differs between the run written before (its head as read) and this one, as a
         user reads it (empty: the same run, which may be continued)."""
         out = []
-        if before.get("inputs") != list(self.inputs):
+        inputs = [name_text(i) for i in self.inputs]  # as the state holds them
+        if before.get("inputs") != inputs:
             given = " ".join(before.get("inputs") or [])
-            out.append(f"the inputs {' '.join(self.inputs)}, not {given}")
+            out.append(f"the inputs {visible(' '.join(inputs))}, not {visible(given)}")
         if "settings" not in before:
             out.append(f"a run written by sgfcheck {before.get('sgfcheck', '(unknown)')} "
                        "without its settings")

@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from sgfcheck import findings as F
+from sgfcheck.escaping import names_clean
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import EngineUse
 from sgfcheck.output.formats import ROWS
@@ -88,7 +89,10 @@ def outcome_line(outcome: FileOutcome) -> str:
         "encoding_guessed": outcome.encoding_guessed, "problem": outcome.problem,
         "input_problem": outcome.input_problem,
     }
-    return orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE).decode()
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE).decode()
+    except TypeError:  # a name that is not UTF-8: its bytes escaped, as the report writes it
+        return orjson.dumps(names_clean(obj), option=orjson.OPT_APPEND_NEWLINE).decode()
 
 
 def _game_plain(g: GameFacts) -> dict[str, Any]:

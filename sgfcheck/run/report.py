@@ -11,6 +11,7 @@ goes through: what was written stays, and can be continued.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -57,6 +58,15 @@ REPORT_BUFFER = 1024 * 1024
 
 class ReportProblem(ValueError):
     """A report or folder that cannot be used as asked; the message says why."""
+
+
+class ReportNotWritten(ReportProblem):
+    """The report (or its run state) could not be written on: a full disk, a device that takes
+    nothing. What was written before stays, and ``--resume`` goes on from it."""
+
+
+WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""What a write fails with when the output cannot take it."""
 
 
 @dataclass
@@ -115,6 +125,8 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
     writer = None
     parquet: ParquetReport | None = None
     aside: Path | None = None
+    state: TextIO | None = None
+    appending = False
     if target is not None:
         appending = bool(done)
         # A report continued without its state (an earlier version's) gets none: a state that
@@ -128,7 +140,6 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
                 stream = open(target, "a" if appending else "w", encoding="utf-8",  # noqa: SIM115 - closed in finally
                               newline="", buffering=REPORT_BUFFER)
                 streams.append(stream)
-            state = None
             if not stateless:
                 state = open(state_path(target), "a" if appending else "w",  # noqa: SIM115 - closed in finally
                              encoding="utf-8")
@@ -137,8 +148,6 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
             for opened in streams:
                 opened.close()
             raise ReportProblem(f"cannot write {exc.filename}: {exc.strerror}") from None
-        if state is not None and not appending:
-            state.write(json.dumps(head.to_plain(), ensure_ascii=False) + "\n")
         if stream is None:
             keep = None
             if appending:
@@ -156,25 +165,50 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
             writer = ReportWriter(stream, options.report_kind, write_header=not appending,
                                   state=state)
     try:
-        with workforce(scheduler, options.jobs, options.limits.memory) as work:
-            sink = parquet if parquet is not None else writer
-            summary = run_batch(items, options, sink, done, progress, problems, work.runner,
-                                earlier=earlier() if earlier is not None else None,
-                                state_line=outcome_line if sink is not None and sink.state
-                                else None)
-            if work.client is not None:
-                summary.peak_rss_mb = work.peak()
-    finally:
-        if writer is not None:
-            writer.flush()
-        if parquet is not None:
-            parquet.close()
-            if aside is not None:
-                aside.unlink()
-        for opened in streams:
-            opened.close()
+        try:
+            if state is not None and not appending:
+                state.write(json.dumps(head.to_plain(), ensure_ascii=False) + "\n")
+                state.flush()  # the head first: a state without it cannot be resumed
+            with workforce(scheduler, options.jobs, options.limits.memory) as work:
+                sink = parquet if parquet is not None else writer
+                summary = run_batch(items, options, sink, done, progress, problems, work.runner,
+                                    earlier=earlier() if earlier is not None else None,
+                                    state_line=outcome_line if sink is not None and sink.state
+                                    else None)
+                if work.client is not None:
+                    summary.peak_rss_mb = work.peak()
+        finally:
+            _close(writer, parquet, aside, streams)
+    except OSError as exc:
+        if target is None or exc.errno not in WRITE_ERRORS or exc.filename is not None:
+            raise
+        raise ReportNotWritten(f"cannot write {target}: {os.strerror(exc.errno or 0)} (the "
+                               "files whose rows were written are kept: free room and run the "
+                               "same command with --resume)") from None
     summary.notes = notes + estimate_hint(summary, options)
     return summary
+
+
+def _close(writer: ReportWriter | None, parquet: ParquetReport | None, aside: Path | None,
+           streams: list[TextIO]) -> None:
+    """Flush and close what the report wrote, every stream closed even where one fails; the first
+    failure is raised once all are closed."""
+    failed: OSError | None = None
+    steps: list[Callable[[], object]] = []
+    if writer is not None:
+        steps.append(writer.flush)
+    if parquet is not None:
+        steps.append(parquet.close)
+        if aside is not None:
+            steps.append(aside.unlink)
+    steps += [opened.close for opened in streams]
+    for step in steps:
+        try:
+            step()
+        except OSError as exc:
+            failed = failed or exc
+    if failed is not None:
+        raise failed
 
 
 def estimate_hint(summary: Summary, options: BatchOptions) -> list[str]:
@@ -199,14 +233,22 @@ def _continue(report: Path, head: RunHead, kind: ReportKind, notes: list[str]
     whose state was removed) the files are only skipped, and a note says the summary covers
     this run alone."""
     state = state_path(report)
-    if not state.exists():
+    before: dict[str, Any] | None = None
+    lacking = "no run state"
+    if state.exists():
+        try:
+            before = read_state_head(state)
+        except ValueError:
+            # Empty or cut where a write failed (a full disk) or the run was killed before its
+            # first line was out: left as it is, and the report resumed as one without a state.
+            lacking = "a run state that cannot be read (empty or cut short)"
+    if before is None:
         done = read_done(report)
         drop_partial_line(report)
-        notes.append(f"{report} has no run state ({state.name}): its {len(done)} earlier "
+        notes.append(f"{report} has {lacking} ({state.name}): its {len(done)} earlier "
                      "file(s) are skipped but not counted; the summary, page and exit status "
                      "cover this run only")
         return None, done
-    before = read_state_head(state)
     differ = head.differences(before)
     if differ:
         raise ReportProblem(f"{report} holds another run: this one has " + "; ".join(differ)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import IO, Protocol
 
-from sgfcheck.escaping import csv_cell
+from sgfcheck.escaping import csv_cell, name_text
 from sgfcheck.output.schema import BATCH_CSV_COLUMNS, csv_line, jsonl_line
 from sgfcheck.status import StrEnum
 
@@ -112,10 +112,11 @@ def _complete(raw: bytes) -> bytes:
 
 def written_key(kind: ReportKind, key: tuple[str, str | None]) -> tuple[str, str | None]:
     """A file's key (path, member) as the report holds it: a CSV report neutralises and escapes
-    its cells (:func:`sgfcheck.output.schema.csv_row`), JSON Lines give the key back as it was."""
-    if kind != ReportKind.CSV:
-        return key
+    its cells (:func:`sgfcheck.output.schema.csv_row`), JSON Lines give the key back as it was,
+    but for the bytes of a name that is not UTF-8, escaped (:func:`name_text`)."""
     path, member = key
+    if kind != ReportKind.CSV:
+        return name_text(path), (name_text(member) if member is not None else None)
     return str(csv_cell(path)), (str(csv_cell(member)) if member else None)
 
 
