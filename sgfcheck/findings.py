@@ -192,3 +192,10 @@ class Finding:
     def is_illegal(self) -> bool:
         """An illegal move: an error about the rules of Go (a forced ``KO[]`` move is not)."""
         return self.is_error and self.code.is_rule
+
+    @property
+    def capped_illegal(self) -> dict[str, int]:
+        """The illegal moves a ``--limit findings`` finding (``SGF035``) counts but does not
+        write, by rule: they count for the verdict and the summaries all the same."""
+        counted = self.extra.get("illegal") if self.code.code == "SGF035" else None
+        return counted if isinstance(counted, dict) else {}

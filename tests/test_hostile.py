@@ -942,3 +942,22 @@ def test_a_member_name_in_the_engine_news_cannot_forge_a_log_line() -> None:
     assert "\n" not in line and "\x07" not in line and "\u202e" not in line and "\x1b" not in line
     assert line.endswith("; KataGo judging a.sgf\\nsgfcheck batch: 999 of 999 files\\x07\\u202e"
                          "\\x1b[2J.sgf game 1 of 2")
+
+
+def test_an_illegal_move_past_the_findings_limit_still_counts(tmp_path: Path) -> None:
+    # Found by an attacker's probe: with --limit findings=1 and a warning first (the same colour
+    # twice), the occupied point was only counted inside SGF035: "games with illegal moves 0",
+    # and batch --fail-on illegal exited 0.
+    record = tmp_path / "capped.sgf"
+    record.write_bytes(b"(;GM[1]FF[4]SZ[9];B[ee];B[cc];W[ee])")
+    report = check_file(record, Settings(limits=Limits(findings=1)))
+    (game,) = report.games
+    assert [f.code.code for f in game.findings] == ["RUL009", "SGF035"]
+    assert game.findings[1].capped_illegal == {"occupied point": 1}
+    assert game.verdict.value == "illegal moves"
+    result = runner.invoke(app, ["batch", str(record), "--limit", "findings=1", "--fail-on",
+                                 "illegal", "--summary-json", str(tmp_path / "s.json")])
+    summary = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert result.exit_code == 1
+    assert summary["games_with_illegal_moves"] == 1
+    assert summary["illegal_by_rule"] == {"occupied point": 1}

@@ -45,7 +45,7 @@ class Verdict(StrEnum):
 def verdict_of(playable: bool, findings: list[Finding]) -> Verdict:
     if not playable:
         return Verdict.NOT_CHECKED
-    if any(f.is_illegal for f in findings):
+    if any(f.is_illegal or f.capped_illegal for f in findings):
         return Verdict.ILLEGAL_MOVES
     if any(f.is_error for f in findings):
         return Verdict.ERRORS

@@ -275,15 +275,18 @@ _KIND_RULE = {N_SETUP_DEAD: F.RUL_SETUP_DEAD, N_TURN_FIRST: F.SGF_TURN_ORDER,
 def _not_written(rest: list[Note], most: int, ruleset: Ruleset) -> Finding:
     """The findings past the limit, counted by rule."""
     counts: dict[str, int] = {}
+    illegal: dict[str, int] = {}
     for note in rest:
         code = _KIND_RULE.get(note.kind) or _SUPERKO_CODE[ruleset.ko]
         counts[code.rule] = counts.get(code.rule, 0) + 1
+        if code.is_rule and code.severity is Severity.ERROR:
+            illegal[code.rule] = illegal.get(code.rule, 0) + 1
     return Finding(
         F.SGF_LIMIT, f"{len(rest)} more findings of this line past the first {most} are not "
         f"written, from move {rest[0].move} on ("
         + ", ".join(f"{n} {rule}" for rule, n in counts.items())
         + "; raise it with --limit findings=...)", move=rest[0].move,
-        extra={"limit": f"findings={most}", "more": counts})
+        extra={"limit": f"findings={most}", "more": counts, "illegal": illegal})
 
 
 def _passes_after_end(moves: list[int], ruleset: Ruleset) -> Finding:
