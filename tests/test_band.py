@@ -99,19 +99,20 @@ def test_settled_open_and_dame_points_of_a_built_position() -> None:
 
 
 def test_the_estimate_reads_the_open_boundary_from_both_sides() -> None:
-    # RE[W+16.5]: the last points played out as well as possible by both sides (Black to move
-    # seals at D5) give W+15.5, its winner, a point from it: the winner is confirmed (RES105),
-    # the reason says the margin is not. RE also lies in the band, which White wins throughout.
+    # RE[W+16.5] lies in the band, which White wins throughout: a match on the band. The last
+    # points played out as well as possible by both sides (Black to move seals at D5) give
+    # W+15.5, a point from RE: more than half a point, so not a match on the solved count
+    # (RES105); the reason names it, and says the winner is confirmed, not the margin.
     game = scored(FIXTURES / "open-boundary-9x9.sgf")
     rc = game.result_check
     assert rc is not None and rc.band is not None
-    assert (rc.status, rc.code, rc.reproduced, rc.computed) == ("match", "RES105", "near",
+    assert (rc.status, rc.code, rc.reproduced, rc.computed) == ("match", "RES104", "band",
                                                                 "W+15.5")
     assert rc.reason == (
-        "the solved count (W+15.5) gives the recorded winner, 1 point from RE[W+16.5]: the "
-        "last 5 open points (C6, B5, C5, D5, C4) played out as well as possible by both sides, "
-        "23 settled points not yet enclosed taken as their owner's; the winner is confirmed, "
-        "not the margin (a point can go astray in the last moves or in the count)")
+        "the recorded result lies in the count's band (W+14.5 .. W+18.5: open at C5, japanese "
+        "with komi 6.5); the solved count is W+15.5 (the last 5 open points (C6, B5, C5, D5, C4) "
+        "played out as well as possible by both sides, 23 settled points not yet enclosed taken "
+        "as their owner's): the winner is confirmed, not the margin")
     assert rc.finish is not None and rc.finish.line[0][1] is not None
     assert (rc.band.low, rc.band.high) == (-18.5, -14.5)
     assert [game.position.board.name(p) for p in rc.band.open_points] == ["C5"]  # type: ignore[union-attr]

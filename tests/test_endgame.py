@@ -345,12 +345,18 @@ def test_the_verdict_rests_on_the_solved_count() -> None:
     assert right is not None and right.status == "match" and right.reproduced == "solved"
     assert right.code == "RES102"
     assert "the last 2 open points (D5, E5) played out as well as possible" in right.reason
-    # RE one point off, its winner the solved count's: the winner is confirmed, not the margin.
-    near = game_of(ONE_POINT_GOTE, "B", result="W+1.5").result_check
+    # RE half a point off (a Fox record's units), its winner the solved count's: the winner is
+    # confirmed, not the margin.
+    near = game_of(ONE_POINT_GOTE, "B", result="W+1").result_check
     assert near is not None and near.status == "match" and near.code == "RES105"
-    assert near.reproduced == "near" and near.delta == 1.0
-    assert near.reason.startswith("the solved count (W+0.5) gives the recorded winner, 1 point "
-                                  "from RE[W+1.5]")
+    assert near.reproduced == "near" and near.delta == 0.5
+    assert near.reason.startswith("the solved count (W+0.5) gives the recorded winner, 0.5 "
+                                  "point from RE[W+1]")
+    # A point off: in the band but not the solved count, neither confirmed nor a mismatch (at a
+    # point, RES105 matched 18 more professional margins moved by 2 and 3 more flipped winners
+    # of games cut short).
+    point = game_of(ONE_POINT_GOTE, "B", result="W+1.5").result_check
+    assert point is not None and (point.status, point.code) == ("unverifiable", "RES127")
     # Two points off: just outside the band of a game that did not end by two passes: too close
     # to call, never a match (moved by 2, a margin would be confirmed too often), never a
     # mismatch.

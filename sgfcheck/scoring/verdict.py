@@ -94,7 +94,7 @@ REASONS: dict[str, str] = {
     "RES104": "match: the recorded result lies in the count's band, which gives its winner "
               "throughout",
     "RES105": "match on the winner: the solved count gives the recorded winner and lies within "
-              "1 point of RE (every chain settled, the record's own rules and komi)",
+              "half a point of RE (every chain settled, the record's own rules and komi)",
     "RES111": "mismatch: no reading and no way of the doubtful chains gives the recorded result",
     "RES112": "mismatch: the recorded result lies outside the count's band under every reading",
     "RES121": "unverifiable: no dead-stone information, and the game did not end with two passes",
