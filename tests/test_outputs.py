@@ -256,3 +256,64 @@ def test_output_to_a_device_is_written_to_not_replaced(tmp_path: Path) -> None:
                                       "json", "-o", str(null)])
     assert result.exit_code == 0 and stat.S_ISCHR(os.stat(null).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
+
+
+# --- report merge reads only the parts batch --out-dir writes -----------------------------------
+
+
+def _parts(tmp_path: Path) -> Path:
+    folder = tmp_path / "parts"
+    result = CliRunner().invoke(app, ["batch", str(FIXTURES / "capture.sgf"),
+                                      str(FIXTURES / "ko.sgf"), "--out-dir", str(folder), "-q"])
+    assert result.exit_code in (0, 1) and (folder / "part-00000.jsonl.gz").exists()
+    return folder
+
+
+def test_report_merge_never_reads_the_names_a_manifest_gives(tmp_path: Path) -> None:
+    # Found by an attacker's probe: a manifest whose rows named ../secret.txt or /etc/hostname
+    # had those files copied into the merged report.
+    folder = _parts(tmp_path)
+    (tmp_path / "secret.txt").write_text("SECRET\n", encoding="utf-8")
+    manifest = folder / "manifest.jsonl"
+    head, entry = manifest.read_text(encoding="utf-8").splitlines()
+    forged = json.loads(entry)
+    forged.update(rows="../secret.txt", keys=str(tmp_path / "secret.txt"))
+    manifest.write_text(head + "\n" + json.dumps(forged) + "\n", encoding="utf-8")
+    merged = tmp_path / "merged.jsonl"
+    result = CliRunner().invoke(app, ["report", "merge", str(folder), "-o", str(merged)])
+    assert result.exit_code == 0, result.output
+    text = merged.read_text(encoding="utf-8")
+    assert "SECRET" not in text
+    assert [json.loads(line)["path"] for line in text.splitlines()] == [
+        str(FIXTURES / "capture.sgf"), str(FIXTURES / "ko.sgf")]
+
+
+@pytest.mark.parametrize("index", [10**8, -1, "0", True])
+def test_report_merge_refuses_a_partition_batch_never_writes(index: object,
+                                                             tmp_path: Path) -> None:
+    # A part index of 10^8 ran the merge out of memory (the list of missing partitions).
+    folder = _parts(tmp_path)
+    manifest = folder / "manifest.jsonl"
+    head, entry = manifest.read_text(encoding="utf-8").splitlines()
+    forged = json.loads(entry)
+    forged["part"] = index
+    manifest.write_text(head + "\n" + entry + "\n" + json.dumps(forged) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["report", "merge", str(folder)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "manifest.jsonl names a partition" in " ".join(result.output.split())
+
+
+def test_report_merge_names_the_first_missing_partitions_and_counts_the_rest(
+        tmp_path: Path) -> None:
+    folder = _parts(tmp_path)
+    for name in ("part-00000.jsonl.gz", "part-00000.keys.jsonl.gz"):
+        (folder / name).rename(folder / name.replace("00000", "00030"))
+    manifest = folder / "manifest.jsonl"
+    head, entry = manifest.read_text(encoding="utf-8").splitlines()
+    moved = json.loads(entry)
+    moved["part"] = 30
+    manifest.write_text(head + "\n" + json.dumps(moved) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["report", "merge", str(folder)])
+    assert result.exit_code == 1
+    assert ("partitions not complete: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, "
+            "17, 18, 19 and 10 more") in " ".join(result.output.split())

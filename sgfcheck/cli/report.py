@@ -85,7 +85,7 @@ def report_merge(
                 summary = merge_parts(folder, JsonLinesOut(stream))
         else:
             summary = merge_parts(folder, None)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # a damaged manifest or part
         raise usage_error(f"{folder}: {exc}") from None
     say(formats.summary_text()(summary, width(wide)))
     if summary_json is not None:

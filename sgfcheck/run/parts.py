@@ -23,6 +23,7 @@ disk, not in memory).
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 import time
@@ -59,6 +60,10 @@ from sgfcheck.run.ledger import RunHead
 from sgfcheck.run.reportfile import ReportKind, ReportWriter, Row
 
 MANIFEST = "manifest.jsonl"
+
+MOST_PARTS = 10**6
+"""Partitions of one ``--out-dir`` run at most, as its manifest names them (``part-00000`` to
+``part-999999``: a million partitions of the default 1,000 files is a billion files)."""
 
 
 def part_name(index: int, kind: ReportKind = ReportKind.JSONL) -> str:
@@ -228,13 +233,18 @@ def read_manifest(folder: str) -> Manifest | None:
         raise ValueError("empty manifest")
     head = json.loads(lines[0])
     done = {}
+    most = MOST_PARTS
     for line in lines[1:]:
         if line.strip():
             try:
                 entry = json.loads(line)
             except json.JSONDecodeError:
                 break  # a line cut by an interruption: that partition is run again
-            done[int(entry["part"])] = entry
+            index = entry.get("part") if isinstance(entry, dict) else None
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < most:
+                raise ValueError(f"{MANIFEST} names a partition {str(index)[:20]!r}: not one "
+                                 f"batch --out-dir writes (0 to {most - 1})")
+            done[index] = entry
     return Manifest(head, done)
 
 
@@ -375,21 +385,28 @@ def merge_parts(folder: str, out: MergeOut | None) -> Summary:
     if manifest is None:
         raise ValueError(f"{folder} has no {MANIFEST}: not a folder written by batch --out-dir")
     total = Summary()
+    kind = ReportKind(manifest.head.get("part_format", "jsonl"))
     with DuplicateIndex() as keys:
         for index in sorted(manifest.done):
             entry = manifest.done[index]
             merge(total, from_plain(entry["summary"]))
+            # Only the files batch --out-dir writes, named from the partition's number: never a
+            # name the manifest gives (a manifest is input, and may name any file).
             if out is not None:
-                out.add(folder, entry["rows"])
-            with open_text(folder, entry["keys"], "r") as stream:
+                out.add(folder, part_name(index, kind))
+            with open_text(folder, keys_name(index), "r") as stream:
                 for line in stream:
-                    kind, key, label = json.loads(line)
-                    keys.add(kind, bytes.fromhex(key), label)
+                    kind_of, key, label = json.loads(line)
+                    keys.add(kind_of, bytes.fromhex(key), label)
         total.identical_files, total.same_games = keys.run_groups()
-    missing = [i for i in range(max(manifest.done, default=-1) + 1) if i not in manifest.done]
+    last = max(manifest.done, default=-1)
+    missing = last + 1 - len(manifest.done)
     if missing:
-        total.problems.append(f"partitions not complete: {', '.join(map(str, missing[:20]))} "
-                              "(run the batch command again to finish them)")
+        first = [str(i) for i in itertools.islice(
+            (i for i in range(last + 1) if i not in manifest.done), 20)]
+        more = f" and {missing - len(first):,} more" if missing > len(first) else ""
+        total.problems.append(f"partitions not complete: {', '.join(first)}{more} (run the "
+                              "batch command again to finish them)")
     return total
 
 
