@@ -297,3 +297,45 @@ def test_the_batch_log_goes_on_while_a_file_takes_long(capsys: pytest.CaptureFix
             pytest.fail("the log said nothing while the file took long")
     finally:
         finish()
+
+
+STUBBORN = """import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = subprocess.Popen([sys.executable, "-c",
+                          "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                          "time.sleep(600)"])
+with open(sys.argv[0] + ".pids", "w") as pids:
+    pids.write(f"{os.getpid()} {child.pid}\\n")
+sys.stdin.close()  # the end of its input changes nothing
+sys.stderr.write("Started, ready to begin handling requests\\n"); sys.stderr.flush()
+while True:
+    time.sleep(1)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """The process runs (a zombie no parent reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat_file:
+            return stat_file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_an_engine_that_ignores_sigterm_and_its_input_ends_with_the_command(
+        tmp_path: Path) -> None:
+    # Found by an attacker's probe: an engine that ignores SIGTERM and the end of its input was
+    # left running (parent 1) after score ended. It is ended, with what it started, by kill.
+    env = fake_katago(tmp_path, STUBBORN)
+    record = tmp_path / "game.sgf"
+    record.write_text(walls_game(9, 9, 2, 6), encoding="ascii")
+    done = run_sgfcheck(["score", str(record), "--dead-stones", "katago", "--limit",
+                         "engine-game=1"], env, tmp_path)
+    assert done.returncode in (1, 3) and "Traceback" not in done.stderr
+    pids = [int(p) for p in Path(env["SGFCHECK_KATAGO"] + ".pids").read_text().split()]
+    for _ in range(100):  # the kill is sent before the command returns; the kernel ends them
+        if not any(_alive(pid) for pid in pids):
+            break
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in pids), pids

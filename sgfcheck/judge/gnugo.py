@@ -18,7 +18,7 @@ from pathlib import Path
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.clock import TimeSpent, allowance
-from sgfcheck.judge.interface import EngineError, EngineJudgement
+from sgfcheck.judge.interface import EngineError, EngineJudgement, end_process
 from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
 from sgfcheck.records.context import GameContext
@@ -89,17 +89,26 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
         sgf.write_text(position_sgf(board, to_move, komi), encoding="ascii")
         commands = (f"loadsgf {sgf}\nfinal_status_list dead\nfinal_status_list seki\nquit\n")
         try:
-            done = subprocess.run([program, "--mode", "gtp"], input=commands,
-                                  capture_output=True, text=True, timeout=timeout, check=False,
-                                  preexec_fn=engine_preexec())
+            # A session of its own, ended whole when it is late (end_process).
+            process = subprocess.Popen([program, "--mode", "gtp"], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True, preexec_fn=engine_preexec(),
+                                       start_new_session=os.name == "posix")
         except FileNotFoundError:
             raise GnuGoError(f"GNU Go not found at {program}") from None
+        except OSError as exc:
+            raise GnuGoError(f"GNU Go could not be started: {exc}") from None
+        try:
+            out, err = process.communicate(commands, timeout=timeout)
         except subprocess.TimeoutExpired:
+            end_process(process)
             if ending is not None:
                 raise TimeSpent(Source.GNUGO.value, ending, waiting=True) from None
             raise GnuGoError(f"GNU Go did not answer within {timeout:g} s") from None
-        except OSError as exc:
-            raise GnuGoError(f"GNU Go could not be started: {exc}") from None
+        except BaseException:
+            end_process(process)
+            raise
+        done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
     answers = _answers(done.stdout)
     if done.returncode != 0 or len(answers) < 3:
         detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]

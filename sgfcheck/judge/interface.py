@@ -20,8 +20,12 @@ Every failure is an :class:`EngineError` whose ``code`` is the finding that repo
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sgfcheck.findings import Code
 
@@ -29,6 +33,23 @@ if TYPE_CHECKING:
     from sgfcheck.colour import Colour
     from sgfcheck.records.context import GameContext
     from sgfcheck.replay.board import Board
+
+
+def end_process(process: subprocess.Popen[Any]) -> None:
+    """End an engine's process and everything it started (a wrapper script's child too): the
+    engines run in a session of their own (``start_new_session``), so its whole group is killed,
+    which no engine can ignore (an engine that ignores SIGTERM and the end of its input was once
+    left running after the command ended). Waits for it."""
+    if process.poll() is not None and os.name != "posix":
+        return
+    if os.name == "posix":
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)  # the group outlives a wrapper that ended
+    if process.poll() is None:
+        with contextlib.suppress(OSError):
+            process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
 
 
 class EngineError(Exception):

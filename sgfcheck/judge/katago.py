@@ -14,6 +14,7 @@ folder (:func:`data_folder`). Any failure raises :class:`KataGoError` with what 
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import queue
@@ -26,7 +27,7 @@ from pathlib import Path
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.clock import TimeSpent, allowance
-from sgfcheck.judge.interface import EngineError, EngineJudgement
+from sgfcheck.judge.interface import EngineError, EngineJudgement, end_process
 from sgfcheck.limits import engine_preexec
 from sgfcheck.records.context import GameContext
 from sgfcheck.replay.board import Board
@@ -92,9 +93,12 @@ class KataGo:
         command = [str(setup.binary), "analysis", "-config", str(setup.config), "-model",
                    str(setup.model)]
         try:
+            # A session of its own: ended with everything it started (a wrapper script's
+            # child too), whatever signals it ignores (end_process).
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                            text=True, bufsize=1, preexec_fn=engine_preexec())
+                                            text=True, bufsize=1, preexec_fn=engine_preexec(),
+                                            start_new_session=os.name == "posix")
         except OSError as exc:
             raise KataGoError(f"KataGo could not be started ({setup.binary}): {exc}") from None
         self.answers: queue.Queue[str | None] = queue.Queue()
@@ -212,12 +216,19 @@ class KataGo:
         return self.process.poll() is None
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+        end_process(self.process)
 
 
 _ENGINES: dict[KataGoSetup, KataGo] = {}
+
+
+@atexit.register
+def _close_engines() -> None:
+    """Every shared engine ended before the process ends: one that ignores the end of its input
+    and SIGTERM would otherwise outlive the command."""
+    for running in list(_ENGINES.values()):
+        running.close()
+    _ENGINES.clear()
 
 
 def engine(setup: KataGoSetup | None = None) -> KataGo:
