@@ -339,3 +339,33 @@ def test_an_engine_that_ignores_sigterm_and_its_input_ends_with_the_command(
             break
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in pids), pids
+
+
+def test_a_file_past_its_time_limit_keeps_every_games_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Any slow stage, not the solver alone: the time limit that ends while a game is counted
+    # leaves every game its check's findings (never one SGF031 row in their place).
+    import sgfcheck.scoring.adjudicate as adjudicate
+    from sgfcheck.records.items import WorkItem
+    from sgfcheck.run.batch import BatchOptions, process_item
+    from sgfcheck.run.reportfile import ReportKind
+
+    real = adjudicate.score_game
+
+    def slow(report: object, settings: object, compare: bool = True) -> object:
+        if report.game.index == 1:  # type: ignore[attr-defined]
+            time.sleep(60)  # the alarm ends it
+        return real(report, settings, compare)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adjudicate, "score_game", slow)
+    data = (b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])(;GM[1]FF[4]SZ[9];B[cc];W[cc])"
+            b"(;GM[1]FF[4]SZ[9];B[dd])")
+    options = BatchOptions.of(jobs=1, report_kind=ReportKind.JSONL, timeout=2)
+    outcome = process_item(WorkItem("slow.sgf", None, data), options)
+    assert outcome.timed_out and len(outcome.rows) == 3
+    assert [g.illegal for g in outcome.games] == [("occupied point",), ("occupied point",), ()]
+    rows = [json.loads(row) for row in outcome.rows]
+    assert [r["verdict"] for r in rows] == ["illegal moves", "illegal moves", "clean"]
+    assert [f["code"] for f in rows[0]["file_findings"]] == ["SGF031"]
+    assert "the games from game" in rows[0]["file_findings"][0]["message"]
+    assert rows[1]["result_check"] is None and rows[2]["result_check"] is None

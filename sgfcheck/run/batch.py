@@ -73,7 +73,8 @@ from sgfcheck.run.news import EngineNews
 from sgfcheck.run.outcome import FileOutcome, GameFacts, file_outcome, outcome_line
 from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
-from sgfcheck.scoring.adjudicate import GameScore, score_loaded
+from sgfcheck.scoring.adjudicate import GameScore, checked_file, scored_games
+from sgfcheck.scoring.gamescore import FileScore
 from sgfcheck.scoring.verdict import CheckStatus
 from sgfcheck.settings import DeadStoneChoice, Settings
 
@@ -288,11 +289,30 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
 
     # The solver of the last points ends within three quarters of it, whatever the engines
     # took: the check's findings and the rows always keep the last quarter.
-    with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"), \
-            within(options.timeout * 0.75, f"--timeout {options.timeout:g} (three quarters "
-                   "of it)"), watching(told):
-        scored_file = score_loaded(loaded, settings, on_game,
-                                   compare=made.compares or bool(options.pages))
+    # The check first: where the time limit ends while the games are counted, every game keeps
+    # its check's findings and verdict, the games not counted say so, and the file says why.
+    checked = checked_file(loaded, settings)
+    games: list[GameScore] = []
+    late = False
+    try:
+        with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"), \
+                within(options.timeout * 0.75, f"--timeout {options.timeout:g} (three "
+                       "quarters of it)"), watching(told):
+            for game in scored_games(checked, settings,
+                                     compare=made.compares or bool(options.pages)):
+                games.append(game)
+                on_game()
+    except _TimeLimit:
+        late = True
+        first = len(games) + 1
+        why = (f"not counted: the file's time limit (--timeout {options.timeout:g} s) ended "
+               f"while game {first} was counted; its check stands")
+        games += [GameScore(check=game, error=why) for game in checked.games[len(games):]]
+        checked = replace(checked, loaded=replace(checked.loaded, findings=[
+            *checked.loaded.findings,
+            Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s: the games from "
+                    f"game {first} on are not counted; every game's check stands")]))
+    scored_file = FileScore(loaded.path, checked, games)
     if _news is not None and USE.games + USE.refused > before.games + before.refused:
         _news.put("")  # no engine judging any more
     used = USE.since(before)
@@ -332,7 +352,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     if pages and options.pages:
         _write_game_pages(options.pages, pages, options.timeout)
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed,
-                       engine=used)
+                       engine=used, timed_out=late)
 
 
 PAGE_LATE = ("no game page: it was not made within the file's time limit (--timeout {timeout:g} "

@@ -10,7 +10,7 @@ differences (:mod:`sgfcheck.scoring.explain`) and check RE (:mod:`sgfcheck.scori
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -461,12 +461,21 @@ def score_loaded(loaded: LoadedFile, settings: Settings,
     file for ``score`` and ``batch``."""
     checked = checked_file(loaded, settings)
     games = []
+    for game in scored_games(checked, settings, compare):
+        games.append(game)
+        if on_game is not None:
+            on_game()
+    return FileScore(loaded.path, checked, games)
+
+
+def scored_games(checked: FileReport, settings: Settings, compare: bool = True
+                 ) -> Iterator[GameScore]:
+    """Each game of a checked file scored, one at a time, within the engine time of one file:
+    a caller that must stop (``batch``'s time limit) keeps the games scored so far and the
+    check of the rest."""
     with per_file(settings.limits):
         for game in checked.games:
-            games.append(score_game(game, settings, compare))
-            if on_game is not None:
-                on_game()
-    return FileScore(loaded.path, checked, games)
+            yield score_game(game, settings, compare)
 
 
 def _for_check(settings: Settings) -> Settings:
