@@ -634,7 +634,9 @@ def poisoned(monkeypatch: pytest.MonkeyPatch, action: str) -> None:
     original = batch_module._process
 
     def process(item: WorkItem, options: BatchOptions):  # type: ignore[no-untyped-def]
-        if "poison" in item.path:
+        # The file's own name, not its path: a test's temporary folder may be named
+        # "..._poisoned_run0", and then every file was poison, not one.
+        if "poison" in Path(item.path).name:
             if action == "die":
                 os.kill(os.getpid(), 9)
             elif action == "hang":
@@ -680,7 +682,9 @@ def test_a_file_that_kills_hangs_or_hogs_a_worker_costs_only_its_row(
                         limits=Limits(memory=512))
         names = [Path(str(r["path"])).name for r in rows]
         assert names == sorted(p.name for p in folder.iterdir())  # every file, in order
-        (bad,) = [r for r in rows if r["index"] is None]
+        lost = [r for r in rows if r["index"] is None]
+        assert len(lost) == 1, [(r["path"], r["file_findings"]) for r in lost]
+        bad = lost[0]
         assert Path(str(bad["path"])).name == "g04-poison.sgf"
         assert file_codes(bad) == [code]
         assert words in bad["file_findings"][0]["message"]  # type: ignore[index]
@@ -714,8 +718,12 @@ def test_resume_after_a_poisoned_run(tmp_path: Path, monkeypatch: pytest.MonkeyP
     part = tmp_path / "part.jsonl"
     lines = full.read_text().splitlines(keepends=True)
     part.write_text("".join(lines[:6]) + lines[6][:20])  # killed in the middle of a line
+    rows = [json.loads(line) for line in lines]
+    assert [Path(str(r["path"])).name for r in rows if r["index"] is None] == ["g04-poison.sgf"]
     result = runner.invoke(app, ["batch", str(folder), "--resume", str(part), "--jobs", "2"])
-    assert result.exit_code == 1, result.output
+    # The poisoned file's row was written before the cut (no run state: the summary and the
+    # status cover the files of this run, all clean).
+    assert result.exit_code == 0, result.output
     assert part.read_text() == full.read_text()
 
 
@@ -961,3 +969,55 @@ def test_an_illegal_move_past_the_findings_limit_still_counts(tmp_path: Path) ->
     assert result.exit_code == 1
     assert summary["games_with_illegal_moves"] == 1
     assert summary["illegal_by_rule"] == {"occupied point": 1}
+
+
+class _BreakingPool:
+    """A stand-in for pebble's pool: it takes ``works`` tasks, then refuses every one as a
+    broken pool does ("Unexpected error within the Pool")."""
+
+    made = 0
+
+    def __init__(self, works: int) -> None:
+        type(self).made += 1
+        self.works = works
+        self.stopped = False
+
+    def schedule(self, task, args, timeout=None):  # type: ignore[no-untyped-def]
+        from concurrent.futures import Future
+
+        if self.works <= 0:
+            raise RuntimeError("Unexpected error within the Pool")
+        self.works -= 1
+        done: Future[object] = Future()
+        done.set_result(task(*args))
+        return done
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def join(self) -> None:
+        pass
+
+
+def test_a_broken_pool_is_replaced_and_every_chunk_done() -> None:
+    # Issue 62: back-to-back worker deaths broke pebble's pool ("All workers expired"), every
+    # later task was refused, and the run ended in a traceback with an empty report.
+    from sgfcheck.run.executor import Chunk, LocalPool, PoolExecutor, in_order
+
+    _BreakingPool.made = 0
+    pools = LocalPool(lambda: _BreakingPool(works=3))
+    executor = PoolExecutor(pools, lambda chunk: [i * 10 for i in chunk.items], room=2)
+    work = [Chunk([n], n) for n in range(10)]
+    done = list(in_order(work, executor, timeout=0, recover=lambda chunk, exc: None))
+    assert done == [[n * 10] for n in range(10)]  # every chunk, in order
+    assert _BreakingPool.made == 4 and pools.renewals == 3
+
+
+def test_a_pool_that_breaks_at_once_stops_the_run_with_a_sentence() -> None:
+    from sgfcheck.run.executor import Chunk, LocalPool, PoolExecutor, RunStopped, in_order
+
+    pools = LocalPool(lambda: _BreakingPool(works=0))
+    executor = PoolExecutor(pools, lambda chunk: chunk.items, room=2)
+    with pytest.raises(RunStopped, match="the worker pool broke and a new one could not take "
+                                         "work"):
+        list(in_order([Chunk([1], 0)], executor, timeout=0, recover=lambda chunk, exc: None))

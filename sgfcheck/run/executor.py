@@ -164,7 +164,10 @@ def in_order(work: Iterable[Chunk], executor: Executor[T], timeout: float,
 
 class PoolExecutor(Generic[T]):
     """This machine's worker processes (pebble's ``ProcessPool``): ``task`` runs a chunk in a
-    worker, killed when it runs past the chunk's hard limit."""
+    worker, killed when it runs past the chunk's hard limit. A pool that broke (workers dying
+    back to back: pebble's "All workers expired", then "Unexpected error within the Pool" for
+    every task sent) is replaced by a fresh one (:class:`LocalPool`), the chunks it lost sent
+    again by :func:`in_order`; only a pool that breaks again at once stops the run."""
 
     def __init__(self, pool: Any, task: Callable[[Chunk], T], room: int) -> None:
         self.pool = pool
@@ -175,7 +178,17 @@ class PoolExecutor(Generic[T]):
         return self._room
 
     def submit(self, chunk: Chunk, hard: float | None) -> Any:
-        return self.pool.schedule(self.task, (chunk,), timeout=hard)
+        pool = self.pool.current if isinstance(self.pool, LocalPool) else self.pool
+        try:
+            return pool.schedule(self.task, (chunk,), timeout=hard)
+        except RuntimeError as exc:  # the pool is broken
+            if not isinstance(self.pool, LocalPool):
+                raise
+            try:
+                return self.pool.renew().schedule(self.task, (chunk,), timeout=hard)
+            except RuntimeError as again:
+                raise RunStopped(f"the worker pool broke and a new one could not take work "
+                                 f"({again or exc})") from None
 
     def wait(self, task: Any, hard: float | None) -> T:
         result: T = task.result()
@@ -188,10 +201,34 @@ class PoolExecutor(Generic[T]):
 MAX_TASKS = 2000
 """Chunks a worker runs before it is replaced (memory fragmentation stays bounded)."""
 
+MOST_RENEWALS = 100
+"""Times a run replaces a broken pool at most: past it, something breaks every pool (the workers
+cannot start), and the run stops with what it finished."""
+
+
+class LocalPool:
+    """The run's pool of worker processes, replaced by a fresh one where it broke."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+        self.current = make()
+        self.renewals = 0
+
+    def renew(self) -> Any:
+        """A fresh pool in place of the broken one (stopped, its workers joined)."""
+        self.renewals += 1
+        if self.renewals > MOST_RENEWALS:
+            raise RuntimeError(f"{MOST_RENEWALS} pools broke in one run")
+        broken, self.current = self.current, None
+        broken.stop()
+        broken.join()
+        self.current = self.make()
+        return self.current
+
 
 @contextmanager
 def local_pool(jobs: int, start: Callable[..., None], *args: Any,
-               max_tasks: int = MAX_TASKS) -> Iterator[Any]:
+               max_tasks: int = MAX_TASKS) -> Iterator[LocalPool]:
     """``jobs`` worker processes (one per core for 0), each started by ``start(*args)``;
     stopped at once when the run fails or is interrupted, else closed when their work is
     done."""
@@ -204,16 +241,16 @@ def local_pool(jobs: int, start: Callable[..., None], *args: Any,
     # runs (the maintainer's advice: noxdafox/pebble#65) costs its manager a check of the
     # workers every 10 ms.
     unit, CONSTS.sleep_unit = CONSTS.sleep_unit, POLL_SECONDS
-    pool = ProcessPool(max_workers=jobs_of(jobs), max_tasks=max_tasks, initializer=start,
-                       initargs=args, context=ctx)
+    pools = LocalPool(lambda: ProcessPool(max_workers=jobs_of(jobs), max_tasks=max_tasks,
+                                          initializer=start, initargs=args, context=ctx))
     try:
-        yield pool
-        pool.close()
+        yield pools
+        pools.current.close()
     except BaseException:
-        pool.stop()
+        pools.current.stop()
         raise
     finally:
-        pool.join()
+        pools.current.join()
         CONSTS.sleep_unit = unit
 
 
