@@ -795,4 +795,8 @@ def test_a_file_of_open_bands_keeps_its_illegal_move_in_batch() -> None:
     rows_text = "".join(outcome.rows)
     assert '"RUL001"' in rows_text and '"SGF031"' not in rows_text
     assert outcome.games[0].illegal == ("occupied point",)
-    assert [g.solver for g in outcome.games[1:]] == ["over-work"] * 12
+    # Each band gives up where its work runs out; on a slow machine (the pure-Python core under
+    # load) the file's share of --timeout, a safety, may end the last ones first: the same
+    # verdict (the band stands), said as over-time.
+    assert all(g.solver in ("over-work", "over-time") for g in outcome.games[1:])
+    assert outcome.games[1].solver == "over-work"

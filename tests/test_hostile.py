@@ -930,7 +930,8 @@ def test_findings_past_the_limit_are_counted_in_one(tmp_path: Path) -> None:
                             "from move 52 on (249 same colour twice, 249 occupied point; raise "
                             "it with --limit findings=...)")
     assert more.extra == {"limit": "findings=100",
-                          "more": {"same colour twice": 249, "occupied point": 249}}
+                          "more": {"same colour twice": 249, "occupied point": 249},
+                          "illegal": {"occupied point": 249}}
     assert game.verdict.value == "illegal moves"
 
 
