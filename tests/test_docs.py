@@ -97,3 +97,18 @@ def test_console_examples_are_what_sgfcheck_prints(monkeypatch: pytest.MonkeyPat
             assert shown == lines[i + 1:end], f"{page.name}: {line}"
             checked += 1
     assert checked >= 6
+
+
+def test_the_manual_gives_the_schema_version_sgfcheck_writes() -> None:
+    # Issue 62: the manual gave 2.1 and 2.2 where the schema was 2.6.
+    import re
+
+    from sgfcheck.output.schema import SCHEMA_VERSION
+
+    said = []
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        said += [(page.name, v) for v in re.findall(r"schema --version\n(\d+\.\d+)", text)]
+        said += [(page.name, v) for v in re.findall(r"schema --version`: (\d+\.\d+)", text)]
+        said += [(page.name, v) for v in re.findall(r'"schema": "(\d+\.\d+)"', text)]
+    assert said and all(v == SCHEMA_VERSION for _, v in said), said

@@ -1022,3 +1022,13 @@ def test_a_pool_that_breaks_at_once_stops_the_run_with_a_sentence() -> None:
     with pytest.raises(RunStopped, match="the worker pool broke and a new one could not take "
                                          "work"):
         list(in_order([Chunk([1], 0)], executor, timeout=0, recover=lambda chunk, exc: None))
+
+
+@pytest.mark.parametrize("command", ["check", "score", "batch"])
+def test_a_komi_that_is_no_number_is_said_in_sgfchecks_words(command: str) -> None:
+    # Issue 62: --komi abc answered in the option parser's words ("Input should be a valid
+    # number, unable to parse string as a number"); every other usage error is sgfcheck's.
+    result = runner.invoke(app, [command, str(FIXTURES / "ko.sgf"), "--komi", "abc"])
+    assert result.exit_code == 2
+    assert ("sgfcheck: --komi: 'abc' is not a number of points (such as 6.5, 0 or -3); "
+            f"sgfcheck {command} --help") in " ".join(result.output.split())

@@ -43,9 +43,21 @@ def examples(*lines: str) -> str:
 RULES_HELP = ("The game's ruleset: 'auto' (from RU), a preset (see sgfcheck rules), "
               "preset:param=value,... or a KataGo rule string.")
 RulesOption = Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)]
+def _komi_number(text: str) -> float:
+    """``--komi``'s value as a number, or a usage error in sgfcheck's words (not the option
+    parser's)."""
+    if isinstance(text, float):
+        return text
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{visible(text)[:40]!r} is not a number of points (such as "
+                                 "6.5, 0 or -3)") from None
+
+
 KomiOption = Annotated[float | None, typer.Option(
     "--komi", metavar="X", help="The komi, whatever KM says (every count and engine uses it; "
-    "the result check reads no other).", show_default=False)]
+    "the result check reads no other).", show_default=False, parser=_komi_number)]
 DEAD_STONES_HELP = (
     "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
     "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
