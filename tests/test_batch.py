@@ -397,13 +397,20 @@ def test_a_run_left_to_markup_hints_at_the_estimate_when_results_want_it() -> No
     result = runner.invoke(app, ["batch", unfinished, "--fail-on", "never", "--wide"])
     lines = result.output.strip().splitlines()
     assert lines[-1] == ("hint: 1 result(s) are unverifiable for want of dead stones (no markup "
-                         "in the record, a game that did not end by two passes): add "
+                         "in the record: counted with only the stones proven dead removed): add "
                          "--dead-stones auto for sgfcheck's estimate (several times slower)")
     for args in (["--dead-stones", "auto"], ["--dead-stones", "none"]):
         result = runner.invoke(app, ["batch", unfinished, "--fail-on", "never", *args])
         assert "hint:" not in result.output
     seki = runner.invoke(app, ["batch", str(FIXTURES / "seki.sgf"), "--fail-on", "never"])
-    assert "hint:" not in seki.output  # a finished game: nothing wanted
+    assert "hint:" not in seki.output  # a finished game whose count as it stands is RE
+    # Issue 62: a game ended by two passes without markup, a dead stone still on the board:
+    # unverifiable on "finished" (RES123), and the hint was missing.
+    dead = runner.invoke(app, ["batch", str(FIXTURES / "dead-in-territory.sgf"), "--fail-on",
+                               "never", "--wide"])
+    assert "on finished (as it stands)               1 unverifiable" in dead.output
+    assert dead.output.strip().splitlines()[-1].startswith(
+        "hint: 1 result(s) are unverifiable for want of dead stones")
 
 
 def test_a_game_in_two_encodings_stays_a_pair_beside_a_zip_of_its_folder(tmp_path: Path) -> None:

@@ -39,6 +39,19 @@ SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excl
 _SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
 
 
+BASIS_WORDS = {
+    "markup": "markup (TB/TW)",
+    "user": "user (--dead, --alive)",
+    "finished": "finished (as it stands)",
+    "engine": "engine",
+    "estimate": "estimate",
+    "proof": "proof (stopped early)",
+}
+"""What each basis of a result check rests on, in the summary's words (``finished``: ended by
+two passes and counted as it stands, only the stones proven dead removed; ``proof``: stopped
+before two passes, the same)."""
+
+
 def solved_lines(game: GameScore) -> list[str]:
     """The solved lines behind the solved rows, one an objective (``solved line (area): B E5,
     W pass, B pass``), or why a row's last points were not played out."""
@@ -471,7 +484,8 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
     for status in ("match", "mismatch", "not-scored", "unverifiable"):
         rows.append((f"RE {status}", summary.result_checks[status]))
     for basis, counts in sorted(summary.result_checks_by_basis.items()):
-        rows.append((f"  on {basis}", ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
+        rows.append((f"  on {BASIS_WORDS.get(basis, basis)}",
+                     ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
     if summary.engine_games or summary.engine_refused:
         rows.append(("games asked of an engine", summary.engine_games))
         rows.append(("  engine time s", f"{summary.engine_seconds:.1f}"))

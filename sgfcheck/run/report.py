@@ -216,13 +216,17 @@ def estimate_hint(summary: Summary, options: BatchOptions) -> list[str]:
     results could not be checked for want of them."""
     if options.settings.dead_stones is not DeadStoneChoice.MARKUP:
         return []
-    by_proof = summary.result_checks_by_basis.get(Basis.PROOF.value)
-    wanting = by_proof[CheckStatus.UNVERIFIABLE.value] if by_proof else 0
+    # Without markup the dead stones are wanting in a game stopped before two passes (only the
+    # stones proven dead removed) and in one ended by two passes (counted as it stands, every
+    # stone not proven dead counted alive: RES123).
+    by_basis = summary.result_checks_by_basis
+    wanting = sum(by_basis[basis.value][CheckStatus.UNVERIFIABLE.value]
+                  for basis in (Basis.PROOF, Basis.FINISHED) if basis.value in by_basis)
     if not wanting:
         return []
     return [f"hint: {wanting} result(s) are unverifiable for want of dead stones (no markup in "
-            "the record, a game that did not end by two passes): add --dead-stones auto for "
-            "sgfcheck's estimate (several times slower)"]
+            "the record: counted with only the stones proven dead removed): add --dead-stones "
+            "auto for sgfcheck's estimate (several times slower)"]
 
 
 def _continue(report: Path, head: RunHead, kind: ReportKind, notes: list[str]
