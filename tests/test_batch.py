@@ -465,3 +465,34 @@ def test_the_worker_makes_the_state_line_only_where_the_run_keeps_one() -> None:
     assert process_item(item, BatchOptions.of(report_kind=ReportKind.NONE)).state is None
     shown = process_item(item, BatchOptions.of(report_kind=ReportKind.JSONL, details=True))
     assert shown.games[0].problem is not None
+
+
+def test_resume_alone_goes_on_with_the_runs_own_inputs_and_options(tmp_path: Path) -> None:
+    # Issue 62: --resume FILE needed the whole command again; the state holds it.
+    whole = tmp_path / "whole.jsonl"
+    inputs = [str(FIXTURES / n) for n in ("ko.sgf", "seki.sgf", "false-eye.sgf", "capture.sgf")]
+    runner.invoke(app, ["batch", *inputs, "--out", str(whole), "--rules", "chinese"])
+    rows = whole.read_text(encoding="utf-8").splitlines(keepends=True)
+    state = (tmp_path / "whole.jsonl.state").read_text(encoding="utf-8").splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(rows[:2]), encoding="utf-8")
+    (tmp_path / "part.jsonl.state").write_text("".join(state[:3]), encoding="utf-8")
+    result = runner.invoke(app, ["batch", "--resume", str(part)])
+    assert result.exit_code == 1, result.output  # ko.sgf's illegal move, from the earlier run
+    assert part.read_text(encoding="utf-8") == "".join(rows)
+    assert [json.loads(r)["rules"]["name"] for r in rows] == ["chinese"] * 4
+    # A setting beside it would be another run: said, nothing done.
+    again = runner.invoke(app, ["batch", "--resume", str(part), "--komi", "0.5"])
+    assert again.exit_code == 2 and "--komi would make another run" in again.output
+    # With the inputs and another option: the state was read, and holds another run.
+    other = runner.invoke(app, ["batch", *inputs, "--resume", str(part), "--rules", "japanese"])
+    assert other.exit_code == 2
+    assert f"sgfcheck: {part} holds another run: this one has --rules japanese, not chinese" \
+        in " ".join(other.output.split())
+    assert "cannot read" not in other.output
+
+
+def test_no_input_and_no_resume_is_a_usage_error() -> None:
+    result = runner.invoke(app, ["batch"])
+    assert result.exit_code == 2 and result.output.startswith(
+        "sgfcheck: no input: give files, folders or archives, or --resume FILE alone")

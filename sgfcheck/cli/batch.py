@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -30,7 +31,7 @@ from sgfcheck.cli.common import (
 )
 from sgfcheck.cli.exits import ExitStatus, FailPolicy
 from sgfcheck.cli.progress import batch_progress
-from sgfcheck.escaping import terminal_text
+from sgfcheck.escaping import terminal_text, visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 
 if TYPE_CHECKING:
@@ -47,12 +48,14 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
     "sgfcheck batch uploads/ --timeout 10 --limit memory=512 --limit file-size=1M"))
 def batch(
+    ctx: typer.Context,
     inputs: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(metavar="INPUT", help="Files, folders (recursive), globs, "
                        ".zip/.tar/.tar.gz archives, or "
-                       "'-' to read paths from standard input.", show_default=False),
-    ],
+                       "'-' to read paths from standard input; none with --resume FILE: the "
+                       "run's own.", show_default=False),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option(metavar="FILE", help="Report file, its format by its name: "
                                   ".jsonl (one JSON object per game: the score schema with "
@@ -140,13 +143,15 @@ def batch(
     validate([rules], encoding, komi)
     seconds_of(timeout)
     limits = limits_of(limit)
+    settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
+                        dead_stones=dead_stones, engine=engine, limits=limits, timeout=timeout)
+    if not inputs:
+        inputs, settings = _the_runs_own(ctx, resume)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
                          ("--summary-json", summary_json), ("--html", html_page)):
         check_writable(option, path)
         if option != "--resume":  # the report resumed is written on, never read as a record
             not_an_input(option, path, inputs)
-    settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
-                        dead_stones=dead_stones, engine=engine, limits=limits, timeout=timeout)
     from sgfcheck.run.plan import PlanError, plan_batch
 
     try:
@@ -158,6 +163,36 @@ def batch(
         raise usage_error(str(exc)) from None
     summary, problems = _run(plan, quiet)
     raise typer.Exit(_said(plan, summary, problems, width(wide), fail_on))
+
+
+_SETTING_OPTIONS = ("rules", "komi", "encoding", "follow_links", "dead_stones", "engine",
+                    "limit", "timeout")
+"""The options a run state keeps (its settings): with ``--resume FILE`` alone they are the
+state's."""
+
+
+def _the_runs_own(ctx: typer.Context, resume: Path | None) -> tuple[list[str], Settings]:
+    """``--resume FILE`` without inputs: the inputs and settings its run state holds. A usage
+    error without ``--resume``, for a state that cannot be read, or where settings are given
+    too (they would be another run)."""
+    from sgfcheck.run.ledger import read_state_head, state_path
+
+    if resume is None:
+        raise usage_error("no input: give files, folders or archives, or --resume FILE alone to "
+                          "go on with a run")
+    given = [f"--{name.replace('_', '-')}" for name in _SETTING_OPTIONS
+             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"]
+    if given:
+        raise usage_error(f"--resume {resume} without inputs goes on with the run its state "
+                          f"holds, its inputs and options: {', '.join(given)} would make "
+                          "another run (give the inputs and every option, or neither)")
+    state = state_path(resume)
+    try:
+        head = read_state_head(state)
+        return list(head["inputs"]), Settings.from_plain(head["settings"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise usage_error(f"--resume {resume} without inputs needs its run state "
+                          f"({state.name}) to know the run: {exc}") from None
 
 
 def _run(plan: BatchPlan, quiet: bool) -> tuple[Summary, Problems | None]:
@@ -189,8 +224,10 @@ def _run(plan: BatchPlan, quiet: bool) -> tuple[Summary, Problems | None]:
             typer.echo("interrupted: the folder holds every partition finished so far; run the "
                        "same command again to finish it", err=True)
         else:
+            report = plan.out if plan.out is not None else None
             typer.echo("interrupted: the report holds every file finished so far; complete it "
-                       "with --resume", err=True)
+                       + (f"with: sgfcheck batch --resume {shlex.quote(visible(str(report)))}"
+                          if report is not None else "with --resume"), err=True)
         raise typer.Exit(ExitStatus.INTERRUPTED) from None
     except ReportNotWritten as exc:
         finish()

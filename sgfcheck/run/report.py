@@ -117,6 +117,8 @@ def write_report(inputs: list[str], options: BatchOptions, *, out: Path | None =
     if resume is not None and resume.exists() and resume.stat().st_size:
         try:
             earlier, done = _continue(resume, head, options.report_kind, notes)
+        except ReportProblem:
+            raise  # read, and another run: said as it is, not as a file that cannot be read
         except (OSError, ValueError, UnicodeDecodeError) as exc:
             raise ReportProblem(f"cannot read {resume}: {exc}") from None
     items = iter_inputs(inputs, stdin if "-" in inputs else None, options.limits,
