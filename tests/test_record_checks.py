@@ -410,3 +410,20 @@ def test_the_check_never_changes_the_record() -> None:
     assert first.games[0].game.handicap_placement is HandicapPlacement.UNKNOWN
     assert [(f.code.code, f.move, f.message) for f in first.games[0].findings] == \
         [(f.code.code, f.move, f.message) for f in second.games[0].findings]
+
+
+def test_alarms_that_follow_from_missing_handicap_stones_are_headlined_as_such() -> None:
+    # Issue 62: a record whose HA stones are missing was headlined ILLEGAL MOVES; the alarms
+    # come from replaying it without the stones. The headline says what the record says first.
+    from sgfcheck.output.text import game_verdict_line
+
+    g = game("handicap-missing.sgf")
+    assert g.game.handicap_placement is HandicapPlacement.UNKNOWN
+    assert [(f.code.code, f.move, f.point) for f in g.illegal_moves] == [("RUL001", 8, "A8")]
+    assert g.verdict.value == "illegal moves"  # the record as written
+    assert game_verdict_line("handicap-missing.sgf", g).startswith(
+        "handicap-missing.sgf game 1: HANDICAP STONES MISSING (HA[2], where they stood unknown), "
+        "so ILLEGAL MOVES as recorded (1 occupied point), rules japanese")
+    # A record with its stones keeps the plain headline.
+    assert game_verdict_line("ko.sgf", game("ko.sgf")).startswith(
+        "ko.sgf game 1: ILLEGAL MOVES (1 simple ko)")

@@ -18,6 +18,7 @@ from tabulate import tabulate
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding, Severity
 from sgfcheck.records.context import Origin
+from sgfcheck.records.record import HandicapPlacement
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset, format_value
 
@@ -55,7 +56,16 @@ def game_verdict_line(path: str, game: GameReport) -> str:
         counts: dict[str, int] = {}
         for f in illegal:
             counts[f.code.rule] = counts.get(f.code.rule, 0) + 1
-        parts[0] += " (" + ", ".join(f"{n} {rule}" for rule, n in counts.items()) + ")"
+        said = ", ".join(f"{n} {rule}" for rule, n in counts.items())
+        if g.handicap and g.handicap_placement is HandicapPlacement.UNKNOWN:
+            # What the record says first: its handicap stones are missing (HA without them,
+            # the standard points contradicted by the moves); the alarms follow from replaying
+            # it without them, and are its consequences, not the players' moves alone.
+            parts[0] = (f"{visible(path)} game {g.index + 1}: HANDICAP STONES MISSING "
+                        f"(HA[{g.handicap}], where they stood unknown), so ILLEGAL MOVES as "
+                        f"recorded ({said})")
+        else:
+            parts[0] += f" ({said})"
     if game.context is not None:
         c = game.context
         origin = f"RU[{g.rules_raw}]" if c.rules_origin is Origin.RECORD else c.rules_source
