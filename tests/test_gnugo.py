@@ -66,3 +66,18 @@ def test_failure_is_a_finding_and_the_count_goes_on(tmp_path: Path,
         "LIF001"]
     assert game.dead is not None and game.dead.source == "none"
     assert game.result_check is not None and game.result_check.status == "unverifiable"
+
+
+def test_an_engine_named_and_not_asked_is_said() -> None:
+    # Issue 62: --engine katago could leave the engine unasked without a word (no chain under
+    # the threshold), the answer still "on sgfcheck's estimate".
+    from sgfcheck.scoring.adjudicate import score_file
+    from sgfcheck.settings import Settings
+
+    for engine, name in (("gnugo", "GNU Go"), ("katago", "KataGo")):
+        (game,) = score_file(FIXTURES / "seki.sgf", Settings(
+            dead_stones="estimate", engine=engine)).games  # type: ignore[arg-type]
+        assert game.dead is not None
+        assert (f"{name} not asked (--engine {engine}): every chain the estimate decided is at "
+                "least 0.7 sure, none uncertain; the dead stones are the estimate's") \
+            in game.dead.notes

@@ -199,6 +199,13 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                     notes.append(f"{len(asked)} chain(s) the estimate could not decide "
                                  f"(uncertain, or less sure than {escalate_below:g}) decided by "
                                  f"{_ENGINE_WORDS[asks]}")
+            else:
+                # Named on the command line and not asked: said, so that the count is not taken
+                # for the engine's.
+                notes.append(f"{_ENGINE_NAMES[asks]} not asked (--engine {asks.value}): every "
+                             "chain the estimate decided is at least "
+                             f"{escalate_below:g} sure, none uncertain; the dead stones are the "
+                             "estimate's")
         decided = [c for c in found.chains
                    if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
         if decided:
@@ -267,6 +274,7 @@ def _chain_name(board: Board, chain: ChainVerdict) -> str:
 
 
 _ENGINE_WORDS = {EngineName.KATAGO: "KataGo's ownership", EngineName.GNUGO: "GNU Go"}
+_ENGINE_NAMES = {EngineName.KATAGO: "KataGo", EngineName.GNUGO: "GNU Go"}
 
 
 def to_move_after(line: Line) -> Colour:
