@@ -317,3 +317,20 @@ def test_report_merge_names_the_first_missing_partitions_and_counts_the_rest(
     assert result.exit_code == 1
     assert ("partitions not complete: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, "
             "17, 18, 19 and 10 more") in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{record}", "-o", "{out}"], ["score", "{record}", "--format", "json", "-o", "{out}"],
+    ["view", "{record}", "-o", "{out}"], ["diagram", "{record}", "-o", "{out}"],
+    ["schema", "-o", "{out}"], ["batch", "{record}", "--summary-json", "{out}", "-q"],
+    ["batch", "{record}", "--duplicates", "{out}", "-q"]], ids=lambda a: f"{a[0]} {a[-2]}")
+def test_a_full_disk_under_a_named_output_names_that_output(args: list[str],
+                                                            tmp_path: Path) -> None:
+    # Standard output is not the output that failed: the message names the file.
+    full = full_device(tmp_path)
+    out = tmp_path / ("out.svg" if args[0] == "diagram" else "out.json")
+    out.symlink_to(full)
+    filled = [a.format(record=FIXTURES / "capture.sgf", out=out) for a in args]
+    done = sgfcheck(*filled)
+    assert done.returncode == 4 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == f"sgfcheck: cannot write {out}: No space left on device"

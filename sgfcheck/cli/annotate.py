@@ -25,6 +25,7 @@ from sgfcheck.cli.common import (
     say,
     usage_error,
     validate,
+    write_file,
 )
 from sgfcheck.escaping import visible
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
@@ -83,7 +84,7 @@ def annotate(
 
     scored = score_loaded(one_record(file, settings, "annotate"), settings)
     result = annotate_sgf()(scored, wanted)
-    output.write_bytes(result.data)
+    write_file(output, result.data)
     say(f"{visible(file)} -> {output}: {result.games} game(s) annotated, "
         f"{result.comments} comment(s)", err=True)
     for change in result.changes:

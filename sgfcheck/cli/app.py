@@ -26,7 +26,7 @@ import typer
 import typer.main
 from typer.core import TyperGroup
 
-from sgfcheck.cli.exits import ExitStatus
+from sgfcheck.cli.exits import ExitStatus, OutputFailed
 from sgfcheck.version import VERSION
 
 COMMANDS = {
@@ -193,9 +193,14 @@ def main() -> None:
         status = exc.code
     except KeyboardInterrupt:
         status = ExitStatus.INTERRUPTED
+    except OutputFailed as exc:  # a file the command was asked to write
+        if sys.stderr is not None:
+            with contextlib.suppress(OSError, ValueError):
+                print(f"sgfcheck: {exc}", file=sys.stderr)
+        status = ExitStatus.OUTPUT
     except OSError as exc:
         # A write to standard output failed (the commands' own files say their failures
-        # themselves, naming the file): a closed pipe, a full disk.
+        # themselves, naming the file: OutputFailed): a closed pipe, a full disk.
         if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
             raise
         status = _output_failed(os.strerror(exc.errno or 0))

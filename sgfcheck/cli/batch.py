@@ -27,6 +27,7 @@ from sgfcheck.cli.common import (
     usage_error,
     validate,
     width,
+    write_file,
     write_page,
 )
 from sgfcheck.cli.exits import ExitStatus, FailPolicy
@@ -267,9 +268,9 @@ def _said(plan: BatchPlan, summary: Summary, problems: Problems | None, columns:
         say(f"parts written to {plan.out_dir}; duplicates across parts and one report: "
             f"sgfcheck report merge {plan.out_dir}")
     if plan.duplicates is not None:
-        plan.duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
+        write_file(plan.duplicates, formats.duplicates_json()(summary))
     if plan.summary_json is not None:
-        plan.summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
+        write_file(plan.summary_json, formats.summary_json()(summary))
     if plan.html_page is not None and problems is not None:
         write_page(formats.batch_html()(summary, problems.shown, problems.more), plan.html_page)
     for line in _what_was_written(plan.out, plan.html_page, plan.options.pages):

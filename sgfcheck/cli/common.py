@@ -8,6 +8,7 @@ command imports the library when it runs, so ``sgfcheck --version`` and ``--help
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -18,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from sgfcheck.cli.exits import ExitStatus, over_inputs, worse
+from sgfcheck.cli.exits import ExitStatus, OutputFailed, over_inputs, worse
 from sgfcheck.cli.progress import Tracker
 from sgfcheck.escaping import terminal_text, visible
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
@@ -302,10 +303,22 @@ def not_the_input(file: str, output: Path) -> None:
     not_an_input("--output", output, [file])
 
 
+def write_file(output: Path, data: str | bytes) -> None:
+    """Write a whole output file (text as UTF-8); a failure to write it (a full disk) is
+    :class:`~sgfcheck.cli.exits.OutputFailed`, said in one line with its own exit status."""
+    try:
+        if isinstance(data, bytes):
+            output.write_bytes(data)
+        else:
+            output.write_text(data, encoding="utf-8")
+    except OSError as exc:
+        raise OutputFailed(visible(str(output)), exc) from None
+
+
 def write_output(text: str, output: Path) -> None:
     """Write a command's whole output to a file, and say so on standard error."""
-    output.write_text(text, encoding="utf-8")
-    say(f"written: {output} ({len(text.encode('utf-8')) // 1024} KB)", err=True)
+    write_file(output, text)
+    say(f"written: {visible(str(output))} ({len(text.encode('utf-8')) // 1024} KB)", err=True)
 
 
 def write_page(page: str, output: Path | None) -> None:
@@ -343,24 +356,33 @@ class FileSink:
         self.size = 0
 
     def write(self, text: str) -> None:
-        if self.handle is None:
-            self.handle = open(self.target if self.direct else self.partial, "w",  # noqa: SIM115 - closed in commit or discard
-                               encoding="utf-8")
-        self.handle.write(text)
+        try:
+            if self.handle is None:
+                self.handle = open(self.target if self.direct else self.partial, "w",  # noqa: SIM115 - closed in commit or discard
+                                   encoding="utf-8")
+            self.handle.write(text)
+        except OSError as exc:
+            self.discard()
+            raise OutputFailed(visible(str(self.output)), exc) from None
         self.size += len(text.encode("utf-8"))
 
     def commit(self) -> None:
         if self.handle is None:
             self.write("")
         assert self.handle is not None
-        self.handle.close()
-        if not self.direct:
-            os.replace(self.partial, self.target)
+        try:
+            self.handle.close()
+            if not self.direct:
+                os.replace(self.partial, self.target)
+        except OSError as exc:
+            self.discard()
+            raise OutputFailed(visible(str(self.output)), exc) from None
         say(f"written: {visible(str(self.output))} ({self.size // 1024} KB)", err=True)
 
     def discard(self) -> None:
         if self.handle is not None:
-            self.handle.close()
+            with contextlib.suppress(OSError):
+                self.handle.close()
             if not self.direct:
                 self.partial.unlink(missing_ok=True)
 

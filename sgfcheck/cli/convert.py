@@ -18,6 +18,7 @@ from sgfcheck.cli.common import (
     usage_error,
     validate,
     width,
+    write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
 
@@ -61,7 +62,7 @@ def convert(
     for finding in record.findings:
         say(wrap_line(f"{file}: {finding.code.code} {finding.severity.value} {finding.message}",
                       width(False)), err=True)
-    output.write_bytes(record.data)
+    write_file(output, record.data)
     say(f"{file}: {FORMAT_NAMES[record.fmt]} -> {output}")
     raise typer.Exit(ExitStatus.FOUND if any(f.is_error for f in record.findings)
                      else ExitStatus.OK)

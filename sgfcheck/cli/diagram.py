@@ -24,6 +24,7 @@ from sgfcheck.cli.common import (
     say,
     usage_error,
     validate,
+    write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.escaping import visible
@@ -100,11 +101,11 @@ def diagram(
         raise typer.Exit(ExitStatus.OK)
     if suffix == ".png":
         try:
-            output.write_bytes(diagram_png()(svg))
+            write_file(output, diagram_png()(svg))
         except PngUnavailable as exc:
             raise usage_error(str(exc)) from None
     else:
-        output.write_text(svg + "\n", encoding="utf-8")
+        write_file(output, svg + "\n")
     say(f"{visible(file)} game {game_no}: {visible(picture.title)} -> {output}",
         err=True)
     raise typer.Exit(ExitStatus.OK)

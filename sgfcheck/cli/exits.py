@@ -45,6 +45,17 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130
 
 
+class OutputFailed(Exception):
+    """A file the command was asked to write (``-o``, ``--summary-json``...) could not be
+    written: a full disk, a device that takes nothing. Said in one line, exit status
+    :attr:`ExitStatus.OUTPUT`."""
+
+    def __init__(self, target: object, cause: OSError) -> None:
+        super().__init__(f"cannot write {target}: {cause.strerror or cause}")
+        self.target = target
+        self.cause = cause
+
+
 _SEVERITY = {ExitStatus.OK: 0, ExitStatus.UNDECIDED: 1, ExitStatus.FOUND: 2,
              ExitStatus.USAGE: 3, ExitStatus.OUTPUT: 4, ExitStatus.INTERRUPTED: 5}
 

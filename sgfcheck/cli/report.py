@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from sgfcheck.cli.common import WideOption, check_writable, examples, say, usage_error, width
+from sgfcheck.cli.common import (
+    WideOption,
+    check_writable,
+    examples,
+    say,
+    usage_error,
+    width,
+    write_file,
+)
 from sgfcheck.cli.exits import ExitStatus
 
 app = typer.Typer(name="report", add_completion=False, pretty_exceptions_enable=False,
@@ -89,8 +97,8 @@ def report_merge(
         raise usage_error(f"{folder}: {exc}") from None
     say(formats.summary_text()(summary, width(wide)))
     if summary_json is not None:
-        summary_json.write_text(formats.summary_json()(summary), encoding="utf-8")
+        write_file(summary_json, formats.summary_json()(summary))
     if duplicates is not None:
-        duplicates.write_text(formats.duplicates_json()(summary), encoding="utf-8")
+        write_file(duplicates, formats.duplicates_json()(summary))
     incomplete = any(p.startswith("partitions not complete") for p in summary.problems)
     raise typer.Exit(ExitStatus.FOUND if incomplete else ExitStatus.OK)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from sgfcheck.cli.common import check_writable, examples, say
+from sgfcheck.cli.common import check_writable, examples, say, write_file
 from sgfcheck.cli.exits import ExitStatus
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -39,6 +39,6 @@ def schema(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_file(output, text)
         say(f"schema {SCHEMA_VERSION} -> {output}", err=True)
     raise typer.Exit(ExitStatus.OK)

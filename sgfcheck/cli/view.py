@@ -23,6 +23,7 @@ from sgfcheck.cli.common import (
     not_an_input,
     say,
     validate,
+    write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.escaping import visible
@@ -80,6 +81,6 @@ def view(
     if output is None:
         typer.echo(page, nl=False)
         raise typer.Exit(ExitStatus.OK)
-    output.write_text(page, encoding="utf-8")
+    write_file(output, page)
     say(f"{visible(file)} game {game_no}: {len(page) // 1024} KB -> {output}", err=True)
     raise typer.Exit(ExitStatus.OK)
