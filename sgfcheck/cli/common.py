@@ -554,6 +554,12 @@ def _each_record(inputs: Iterable[LoadedFile | Skipped],
             # A file that could not be read at all (missing, binary, not a record): an error
             # for the person at the terminal, not a line of the report.
             say(fmt.render_each(report, style), err=True)
+        elif fmt.each is not None and style.answers and fmt.brief is not None:
+            from sgfcheck.output.text import wrap_line
+
+            lines = fmt.render_brief(report)
+            if lines:  # the answers alone, one line a game (no closing list: this is it)
+                show("\n".join(wrap_line(line, style.width) for line in lines), fmt, sink)
         elif fmt.each is not None:
             show(fmt.render_each(report, style), fmt, sink)
             tally.brief.extend(fmt.render_brief(report))

@@ -78,6 +78,9 @@ def score(
     follow_links: FollowLinksOption = False,
     wide: WideOption = False,
     quiet: QuietOption = False,
+    answers: Annotated[bool, typer.Option(
+        "--answers", help="One line a game: the verdict on RE and the count it rests on, "
+        "nothing else (text and markdown).")] = False,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
@@ -105,6 +108,6 @@ def score(
 
     raise typer.Exit(each_input(
         files, inputs, quiet, lambda loaded, on_game: score_loaded(loaded, settings, on_game),
-        fmt, Style(width=width(wide)), score_status, output,
+        fmt, Style(width=width(wide), answers=answers), score_status, output,
         limits.judged, engine_timeout=timeout))
 

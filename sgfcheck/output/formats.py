@@ -45,6 +45,8 @@ class Style:
 
     verbose: bool = False
     width: int | None = None
+    answers: bool = False
+    """One line a game, the answer alone (``score --answers``), where the format has such lines."""
 
 
 Each = Callable[[R, Style], str]
