@@ -5,9 +5,10 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from sgfcheck.cli.common import (
     EncodingOption,
@@ -43,7 +44,16 @@ if TYPE_CHECKING:
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
 
-@app.command("batch", epilog=examples(
+class _BatchCommand(TyperCommand):
+    """``batch``'s usage line names its inputs as every command does (``{INPUT}...``): they may
+    be left out only with ``--resume FILE`` (the help says so), and ``[OPTIONS] [INPUT]`` reads
+    as a link in the manual's Markdown."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [piece.replace("[INPUT]", "{INPUT}") for piece in super().collect_usage_pieces(ctx)]
+
+
+@app.command("batch", cls=_BatchCommand, epilog=examples(
     "sgfcheck batch archive/ games.zip more.tar.gz --out report.jsonl",
     "sgfcheck batch archive/ --resume report.jsonl",
     "find . -name '*.sgf' | sgfcheck batch - --out report.csv --fail-on mismatch",
