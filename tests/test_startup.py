@@ -96,7 +96,7 @@ def test_the_local_pool_gives_pebble_its_poll_back() -> None:
     before = CONSTS.sleep_unit
     with local_pool(1, _nothing) as pool:
         assert CONSTS.sleep_unit == POLL_SECONDS
-        assert pool.schedule(_nothing).result(timeout=30) is None
+        assert pool.current.schedule(_nothing).result(timeout=30) is None
     assert CONSTS.sleep_unit == before
 
 
