@@ -79,8 +79,8 @@ def score(
     wide: WideOption = False,
     quiet: QuietOption = False,
     answers: Annotated[bool, typer.Option(
-        "--answers", help="One line a game: the verdict on RE and the count it rests on, "
-        "nothing else (text and markdown).")] = False,
+        "--answers", metavar="", help="One line a game: the verdict on RE and the count it "
+        "rests on, nothing else (text and markdown).")] = False,
 ) -> None:
     """Count each game under several rulesets, explain the differences and check RE.
 
