@@ -800,3 +800,18 @@ def test_a_file_of_open_bands_keeps_its_illegal_move_in_batch() -> None:
     # verdict (the band stands), said as over-time.
     assert all(g.solver in ("over-work", "over-time") for g in outcome.games[1:])
     assert outcome.games[1].solver == "over-work"
+
+
+def test_the_diagram_caption_says_what_the_answer_says() -> None:
+    # Issue 62: "the last 14 open points played out" in the answer beside "(solved: 0 moves
+    # played out)" in the caption of the same game.
+    from conftest import FIXTURES
+
+    from sgfcheck.output.diagrams import scored_picture
+    from sgfcheck.scoring.adjudicate import score_file
+    from sgfcheck.settings import Settings
+
+    (game,) = score_file(FIXTURES / "open-boundary-9x9.sgf", Settings()).games
+    picture = scored_picture(game, game.scores[0])
+    assert picture.title == ("japanese: W+15.5 (solved: the last 5 open points played out, 1 "
+                             "stone placed)")

@@ -66,8 +66,13 @@ def scored_picture(game: GameScore, score: Score, *, numbers: bool = False) -> P
     title = f"{score.ruleset.name}: {score.result_text}"
     finished = game.finish_of(score)
     if finished is not None:
+        # As the answer says it: the open points played out, and how many stones that took
+        # (none where every open point is worth nothing to either side: the count as it stands).
         played = sum(1 for _, point in finished.line if point is not None)
-        title += f" (solved: {played} moves played out)"
+        points = len(finished.points)
+        title += (" (solved: nothing left open)" if not points else
+                  f" (solved: the last {points} open point{'s' if points != 1 else ''} played "
+                  f"out, {played} stone{'s' if played != 1 else ''} placed)")
     picture = position_picture(board, game.check.line, game.scored_move, numbers=numbers,
                                title=title)
     picture.dead = set(position.dead_points)
