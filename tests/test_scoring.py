@@ -276,3 +276,15 @@ def test_katagos_group_tax_seki_position_as_the_japanese_rules_count_it() -> Non
         board = game.position.board
         seki = game.position.seki_empty
         assert sorted(board.name(p) for p in seki[BLACK] + seki[WHITE]) == ["F9", "J6"]
+
+
+def test_rows_with_the_same_margin_reached_two_ways_are_explained() -> None:
+    # Issue 62: on a handicap-2 game Chinese equals Japanese only because dame parity (+2 for
+    # Black: his two set-up stones) cancels the handicap bonus (+2 for White): never said.
+    game, s = scores("handicap.sgf", rows="chinese")
+    assert s["chinese"].margin == s["japanese"].margin
+    assert game.explanations[:2] == [
+        "chinese vs japanese: the same margin, the terms that differ cancel (stones on the "
+        "board +2, handicap bonus -2)",
+        "  area counts stones on the board, territory counts prisoners: Black put 2 more "
+        "stone(s) on the board (set-up stones included) (dame parity)"]

@@ -21,14 +21,19 @@ def explain(base: Score, other: Score, replay: Replay, position: Position,
     delta = other.margin - base.margin
     a, b = base.ruleset.name, other.ruleset.name
     lines: list[str] = []
-    if abs(delta) > 1e-9:
-        parts = []
-        for key, value in other.contributions.items():
-            d = value - base.contributions[key]
-            if abs(d) > 1e-9:
-                parts.append(f"{key} {d:+g}")
+    parts = []
+    for key, value in other.contributions.items():
+        d = value - base.contributions[key]
+        if abs(d) > 1e-9:
+            parts.append(f"{key} {d:+g}")
+    if parts:
+        # Terms that differ explain the rows, also where they cancel: the same margin reached
+        # two ways (dame parity against a handicap bonus) is said, not left for the same count.
         lines.append(f"{b} vs {a}: the margin moves {delta:+g} towards "
-                     f"{'Black' if delta > 0 else 'White'} ({', '.join(parts)})")
+                     f"{'Black' if delta > 0 else 'White'} ({', '.join(parts)})"
+                     if abs(delta) > 1e-9 else
+                     f"{b} vs {a}: the same margin, the terms that differ cancel "
+                     f"({', '.join(parts)})")
         if base.method.counts_stones != other.method.counts_stones:
             extra = (replay.plays[BLACK] + setup_stones[BLACK]) - (
                 replay.plays[WHITE] + setup_stones[WHITE])
