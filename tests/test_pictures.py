@@ -245,10 +245,20 @@ def test_the_legend_names_every_mark_and_leaves_the_board_alone() -> None:
     group = legend.find("s:g[@class='legend']", ns)
     assert group is not None
     texts = [t.text for t in group.findall("s:text", ns)]
-    assert texts[0] == "territory: counted for that colour"
-    assert "blue ring: a point of a group in seki, counted for nobody" in texts
-    assert len(texts) == 7
+    # Issue 62: the legend listed marks absent from the picture; it names those it has.
+    assert texts == ["territory: counted for that colour",
+                     "blue ring: a point of a group in seki, counted for nobody"]
     assert float(legend.get("height", 0)) > float(board.get("height", 0))
+    illegal = ET.fromstring(runner.invoke(app, ["diagram", str(FIXTURES / "ko.sgf"),
+                                                "--legend"]).output)
+    group = illegal.find("s:g[@class='legend']", ns)
+    assert group is not None
+    assert any("dead" in (c.get("class") or "").split() for c in illegal.iter()
+               if c.get("data-point"))  # a dead stone on the board, beside its legend entry
+    assert [t.text for t in group.findall("s:text", ns)] == [
+        "territory: counted for that colour", "faded stone: dead",
+        "dashed orange: a chain the estimate could not decide (counted as most playouts left it)",
+        "red ring: the last move"]  # no seki, no point to fill, no illegal move drawn here
 
 
 def test_a_diagram_standing_alone_has_its_caption_under_the_board() -> None:

@@ -128,6 +128,16 @@ LEGEND_ENTRIES = (
 """The marks of a picture, each drawn as on the board beside its meaning (``--legend``)."""
 
 
+def legend_entries(picture: Picture) -> list[tuple[str, str]]:
+    """The entries of :data:`LEGEND_ENTRIES` whose mark the picture has: a legend lists what
+    is on the board, not every mark there could be."""
+    present = {"territory": bool(picture.territory), "dead": bool(picture.dead),
+               "seki": bool(picture.seki), "fill": bool(picture.fill),
+               "uncertain": bool(picture.uncertain), "last": picture.last_move is not None,
+               "illegal": picture.illegal is not None}
+    return [(kind, text) for kind, text in LEGEND_ENTRIES if present[kind]]
+
+
 def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
                legend: bool = False, caption: bool = False) -> str:
     """The picture as an SVG document fragment (``<svg>`` element, with its namespace);
@@ -141,10 +151,11 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
     lines = _caption_lines(visible(picture.title), width) if caption and picture.title else []
     board_height = (h - 1) * CELL + 2 * margin
     caption_height = len(lines) * row + (CELL * 0.3 if lines else 0)
+    entries = legend_entries(picture) if legend else []
     height = board_height + caption_height + (
-        len(LEGEND_ENTRIES) * row + CELL * 0.5 if legend else 0)
-    if legend:  # room for the longest meaning (11 px sans-serif: about 6.3 px a character)
-        width = max(width, margin + CELL + 6.3 * max(len(t) for _, t in LEGEND_ENTRIES))
+        len(entries) * row + CELL * 0.5 if entries else 0)
+    if entries:  # room for the longest meaning (11 px sans-serif: about 6.3 px a character)
+        width = max(width, margin + CELL + 6.3 * max(len(t) for _, t in entries))
 
     def x(col: int) -> float:
         return margin + col * CELL
@@ -240,8 +251,8 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
         out.extend(f'<text x="{_n(margin / 2.4)}" y="{_n(board_height + row * (n + 0.5))}">'
                    f"{escape(line, quote=False)}</text>" for n, line in enumerate(lines))
         out.append("</g>")
-    if legend:
-        out.extend(_legend(margin, board_height + caption_height, row))
+    if entries:
+        out.extend(_legend(entries, margin, board_height + caption_height, row))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -254,11 +265,11 @@ def _caption_lines(text: str, width: float) -> list[str]:
     return textwrap.wrap(text, max(20, int(width / 6.8))) or [text]
 
 
-def _legend(left: float, top: float, row: float) -> list[str]:
-    """Each mark of :data:`LEGEND_ENTRIES` drawn small, with its meaning beside it."""
+def _legend(entries: list[tuple[str, str]], left: float, top: float, row: float) -> list[str]:
+    """Each mark of ``entries`` drawn small, with its meaning beside it."""
     out = ['<g class="legend">']
     r = CELL * 0.3
-    for i, (kind, text) in enumerate(LEGEND_ENTRIES):
+    for i, (kind, text) in enumerate(entries):
         cx, cy = left, top + row * (i + 0.5)
         c, y = _n(cx), _n(cy)
         if kind == "territory":
