@@ -197,5 +197,5 @@ class Finding:
     def capped_illegal(self) -> dict[str, int]:
         """The illegal moves a ``--limit findings`` finding (``SGF035``) counts but does not
         write, by rule: they count for the verdict and the summaries all the same."""
-        counted = self.extra.get("illegal") if self.code.code == "SGF035" else None
+        counted = self.extra.get("illegal") if self.code is SGF_LIMIT else None
         return counted if isinstance(counted, dict) else {}

@@ -201,7 +201,9 @@ def main() -> None:
     except OSError as exc:
         # A write to standard output failed (the commands' own files say their failures
         # themselves, naming the file: OutputFailed): a closed pipe, a full disk.
-        if exc.errno not in _WRITE_ERRORS or exc.filename is not None:
+        from sgfcheck.run.report import WRITE_ERRORS  # only where a write failed
+
+        if exc.errno not in WRITE_ERRORS or exc.filename is not None:
             raise
         status = _output_failed(os.strerror(exc.errno or 0))
     if type(sys.stdout).__name__ == "PacifyFlushWrapper":
@@ -223,11 +225,6 @@ class _LostOutput(io.StringIO):
     def write(self, text: str) -> int:
         self.lost += len(text)
         return len(text)
-
-
-_WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
-                           errno.EBADF})
-"""What a write to standard output fails with when the output cannot take it."""
 
 
 def _output_failed(cause: str, status: str | int | None = 0) -> str | int | None:

@@ -344,23 +344,22 @@ class LocalGame:
         for root in range(n):
             if index[root] >= 0:
                 continue
-            work = [(root, 0)]
+            work = [(root, self._successors(root), 0)]
             index[root] = low[root] = counter
             counter += 1
             stack.append(root)
             on_stack[root] = True
             while work:
-                here, step = work[-1]
-                moves = self.moves(here, BLACK) + self.moves(here, WHITE)
-                if step < len(moves):
-                    work[-1] = (here, step + 1)
-                    child = moves[step][1]
+                here, successors, step = work[-1]
+                if step < len(successors):
+                    work[-1] = (here, successors, step + 1)
+                    child = successors[step]
                     if index[child] < 0:
                         index[child] = low[child] = counter
                         counter += 1
                         stack.append(child)
                         on_stack[child] = True
-                        work.append((child, 0))
+                        work.append((child, self._successors(child), 0))
                     elif on_stack[child]:
                         low[here] = min(low[here], index[child])
                     continue
@@ -379,6 +378,11 @@ class LocalGame:
                     largest = max(largest, size)
         return largest
 
+    def _successors(self, here: int) -> list[int]:
+        """The positions either colour's moves lead to from ``here`` (made once a visit of a
+        walk over the game, not once a step)."""
+        return [m[1] for m in self.moves(here, BLACK)] + [m[1] for m in self.moves(here, WHITE)]
+
     def _order(self) -> tuple[list[int], set[int]]:
         """Every position after every position it leads to, and the positions from which a line
         can return to a position already on it (those lie on a cycle or lead to one)."""
@@ -389,20 +393,19 @@ class LocalGame:
         for root in range(n):
             if mark[root]:
                 continue
-            stack = [(root, 0)]
+            stack = [(root, self._successors(root), 0)]
             mark[root] = 1
             while stack:
-                here, step = stack[-1]
-                moves = self.moves(here, BLACK) + self.moves(here, WHITE)
-                if step < len(moves):
-                    stack[-1] = (here, step + 1)
-                    child = moves[step][1]
+                here, successors, step = stack[-1]
+                if step < len(successors):
+                    stack[-1] = (here, successors, step + 1)
+                    child = successors[step]
                     if mark[child] == 1:
                         looping.add(child)  # a cycle through the path back to ``child``
                         looping.add(here)
                     elif mark[child] == 0:
                         mark[child] = 1
-                        stack.append((child, 0))
+                        stack.append((child, self._successors(child), 0))
                     elif child in looping:
                         looping.add(here)
                     continue

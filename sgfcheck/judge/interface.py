@@ -40,8 +40,6 @@ def end_process(process: subprocess.Popen[Any]) -> None:
     engines run in a session of their own (``start_new_session``), so its whole group is killed,
     which no engine can ignore (an engine that ignores SIGTERM and the end of its input was once
     left running after the command ended). Waits for it."""
-    if process.poll() is not None and os.name != "posix":
-        return
     if os.name == "posix":
         with contextlib.suppress(OSError):
             os.killpg(process.pid, signal.SIGKILL)  # the group outlives a wrapper that ended

@@ -87,6 +87,13 @@ class GameReport:
         return [f for f in self.findings if f.is_illegal]
 
     @property
+    def illegal_rules(self) -> tuple[str, ...]:
+        """The rule each illegal move written breaks, then each rule of those a ``--limit
+        findings`` finding counts unwritten (once: the summaries count games by rule)."""
+        return tuple(f.code.rule for f in self.illegal_moves) + tuple(
+            rule for f in self.findings for rule in f.capped_illegal)
+
+    @property
     def verdict(self) -> Verdict:
         return verdict_of(self.game.playable, self.findings)
 

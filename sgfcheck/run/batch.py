@@ -326,10 +326,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     for report, scored in zip(checked.games, scored_file.games, strict=True):
         if row is not None:
             rows.append(row(item.path, item.member, scored, checked))
-        # With the rules of the illegal moves a --limit findings finding counts unwritten
-        # (the summary counts games by rule, so each rule once is enough).
-        illegal = tuple(f.code.rule for f in report.illegal_moves) + tuple(
-            rule for f in report.findings for rule in f.capped_illegal)
+        illegal = report.illegal_rules
         rc = scored.result_check.status if scored.result_check else CheckStatus.NOT_SCORED
         basis = (scored.result_check.basis.value
                  if scored.result_check and scored.result_check.basis else None)

@@ -65,8 +65,9 @@ class ReportNotWritten(ReportProblem):
     nothing. What was written before stays, and ``--resume`` goes on from it."""
 
 
-WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
-"""What a write fails with when the output cannot take it."""
+WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO,
+                          errno.EBADF})
+"""What a write fails with when the output cannot take it (a report, standard output)."""
 
 
 @dataclass
