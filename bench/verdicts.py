@@ -37,7 +37,6 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from sgfcheck.judge.install import katago_usable
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.scores import answer_line
 from sgfcheck.records.record import HandicapPlacement
@@ -46,8 +45,10 @@ from sgfcheck.replay.replay import Replay
 from sgfcheck.scoring.adjudicate import GameScore, score_file, score_game
 from sgfcheck.scoring.adjudicate import weigh as weigh_estimate
 from sgfcheck.scoring.result_check import ResultCheck
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
-from sgfcheck.status import Source
+from sgfcheck.scoring.secondopinion import combined as second_opinion
+from sgfcheck.scoring.secondopinion import second_judge
+from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
+from sgfcheck.settings import EngineName, Settings
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"
@@ -92,18 +93,21 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
             def weigh(game: GameScore, rep: Replay, wrong: Result,
                       asked: list[GameScore] = asked, options: Settings = options) -> ResultCheck:
                 """A falsified result checked as score checks it: with --engine auto, a
-                mismatch on the estimate is put to KataGo (its count made once a game)."""
+                mismatch on the estimate, or a verdict it leaves open, is put to KataGo (its
+                count made once a game) and the two verdicts make one."""
                 rc = weigh_estimate(game, rep, wrong)
-                if (options.engine != "auto" or rc.status != "mismatch" or game.dead is None
-                        or game.dead.source is not Source.ESTIMATE or not katago_usable()):
+                judge = second_judge()
+                if (options.engine != "auto" or not second_opinion_wanted(rc, game.dead)
+                        or judge is None):
                     return rc
                 if not asked:
                     asked.append(score_game(game.check, replace(
-                        options, dead_stones=DeadStoneChoice.KATAGO, engine=EngineName.NONE)))
+                        options, dead_stones=judge, engine=EngineName.NONE)))
                 other = asked[0]
                 if other.result_check is None or other.check.replay is None:
                     return rc
-                return weigh_estimate(other, other.check.replay, wrong)
+                return second_opinion(rc, weigh_estimate(other, other.check.replay, wrong),
+                                      judge, wrong.raw or "")[0]
 
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):

@@ -57,13 +57,15 @@ class Limits:
     """Seconds one way of counting's solver may take at most, a safety only (the budget of work
     decides on a quiet machine; in ``batch`` every solver of a file also ends within three
     quarters of its ``--timeout``)."""
-    engine_game: float = 20.0
-    """Seconds the engines (KataGo, GNU Go) may take over one game's position at most (KataGo
-    takes about 1 s on a CPU, a few on a busy one; its start, 2-5 s once a process, is the
-    file's to pay, not the game's)."""
-    engine_file: float = 30.0
-    """Seconds the engines may take over one file's games together at most (in ``batch`` also
-    half the file's ``--timeout``); past it a game keeps the estimate's decisions (``LIF003``)."""
+    engine_game: float = 60.0
+    """Seconds the engines (KataGo, GNU Go) may take over one game's position at most, a safety
+    only: their effort is fixed in work (KataGo one network evaluation with each side to move,
+    about 1 s on two CPU cores, a few on a busy machine), so that a record gets the same verdict
+    on any machine and load; its start, 2-5 s once a process, is the file's to pay."""
+    engine_file: float = 120.0
+    """Seconds the engines may take over one file's games together at most, a safety only (in
+    ``batch`` added to the file's ``--timeout``); past it a game keeps the estimate's decisions,
+    said so (``LIF003``)."""
     memory: int = 2048
     """Megabytes of address space per ``batch`` worker (a file that needs more is a finding)."""
     read_wait: float = 10.0

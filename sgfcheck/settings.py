@@ -101,6 +101,17 @@ class Settings:
         """The user chose the game's rules or komi: the record's own are not read for them."""
         return self.rules != "auto" or self.komi is not None
 
+    @property
+    def may_ask_engines(self) -> bool:
+        """An engine may be asked about a game's dead stones: named as their source, or asked by
+        the estimate or for a second opinion (``--engine`` other than ``none``)."""
+        if self.dead or self.alive:
+            return False
+        if self.dead_stones in (DeadStoneChoice.GNUGO, DeadStoneChoice.KATAGO):
+            return True
+        return self.engine is not EngineName.NONE and self.dead_stones in (
+            DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
+
     def to_plain(self) -> dict[str, Any]:
         """Every choice as plain JSON values (the limits as ``--limit`` writes them)."""
         out: dict[str, Any] = {}

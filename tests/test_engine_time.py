@@ -92,7 +92,7 @@ def test_the_earliest_bound_holds_and_an_ended_one_refuses(monkeypatch: pytest.M
 
 def test_engine_limits_are_seconds() -> None:
     assert parse_spec("engine-file=2.5") == ("engine_file", 2.5)
-    assert DEFAULT_LIMITS.describe("engine_game") == "engine-game=20"
+    assert DEFAULT_LIMITS.describe("engine_game") == "engine-game=60"
     with pytest.raises(ValueError, match="engine-game is in seconds"):
         parse_spec("engine-game=5M")
 
@@ -160,12 +160,12 @@ def test_engine_auto_keeps_the_estimates_mismatch_with_lif003(
     left, the estimate's MISMATCH stands and the game says why KataGo was not heard."""
     from dataclasses import replace
 
-    from sgfcheck.scoring import adjudicate
+    from sgfcheck.scoring import adjudicate, secondopinion
     from sgfcheck.settings import Settings
 
     for name, value in fake_katago(tmp_path, NEVER_READY).items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(adjudicate, "katago_usable", lambda: True)
+    monkeypatch.setattr(secondopinion, "katago_usable", lambda: True)
     record = hostile_file(tmp_path / "hostile.sgf", games=3)
     settings = Settings(dead_stones="estimate")  # type: ignore[arg-type]
     settings = replace(settings, limits=DEFAULT_LIMITS.with_specs(["engine-file=0.5"]))
@@ -175,7 +175,7 @@ def test_engine_auto_keeps_the_estimates_mismatch_with_lif003(
         assert game.result_check.status is CheckStatus.MISMATCH
         assert game.dead is not None and game.dead.source == "estimate"
         (spent,) = [f for f in game.findings if f.code is F.LIF_TIME]
-        assert spent.message.endswith("asked to confirm a mismatch (--engine auto), it leaves "
+        assert spent.message.endswith("asked to confirm this mismatch (--engine auto), it leaves "
                                       "the estimate's verdict standing")
 
 

@@ -84,9 +84,9 @@ def batch(
                                       "the main process only walks the inputs and writes.")
                     ] = 0,
     timeout: Annotated[float, typer.Option(metavar="S", help="Seconds allowed per file (0: no "
-                                           "limit); a file that takes longer is a row with "
-                                           "SGF031. The engines (KataGo, GNU Go) get half of "
-                                           "it at most (and --limit engine-file).")] = 30.0,
+                                           "limit) for sgfcheck's own work; a file that takes "
+                                           "longer is a row with SGF031. Where an engine may be "
+                                           "asked, its --limit engine-file comes on top.")] = 30.0,
     rules: RulesOption = "auto",
     komi: KomiOption = None,
     fail_on: Annotated[

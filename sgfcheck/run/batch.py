@@ -47,7 +47,7 @@ from sgfcheck.endgame.finish import Outcome
 from sgfcheck.endgame.stage import within
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
-from sgfcheck.judge.clock import USE, bounded, shown_name, watching
+from sgfcheck.judge.clock import USE, shown_name, watching
 from sgfcheck.limits import Limits, cap_memory
 from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game
@@ -115,7 +115,23 @@ class BatchOptions:
 
     @property
     def timeout(self) -> float:
-        return self.settings.timeout
+        """The file's time limit: ``--timeout`` for sgfcheck's own work, and where an engine
+        may be asked, the engines' time of one file (``--limit engine-file``) on top, so that a
+        slow or busy engine never costs a file its verdict before its own bound says so (0: no
+        limit)."""
+        own = self.settings.timeout
+        if own <= 0 or not self.settings.may_ask_engines:
+            return own
+        return own + self.settings.limits.engine_file
+
+    @property
+    def timeout_said(self) -> str:
+        """How the file's time limit is set, for the findings that name it."""
+        own = self.settings.timeout
+        if self.timeout == own:
+            return f"--timeout {own:g}"
+        return (f"--timeout {own:g} and {self.settings.limits.engine_file:g} s of engine time "
+                "(--limit engine-file)")
 
     @property
     def limits(self) -> Limits:
@@ -253,7 +269,8 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def timed_out(item: Work, options: BatchOptions) -> FileOutcome:
-    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s; skipped")
+    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s "
+                      f"({options.timeout_said}); skipped")
     return file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
 
 
@@ -295,9 +312,8 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     games: list[GameScore] = []
     late = False
     try:
-        with bounded(options.timeout / 2, f"--timeout {options.timeout:g} (half of it)"), \
-                within(options.timeout * 0.75, f"--timeout {options.timeout:g} (three "
-                       "quarters of it)"), watching(told):
+        with within(options.timeout * 0.75, f"{options.timeout_said} (three quarters of it)"), \
+                watching(told):
             for game in scored_games(checked, settings,
                                      compare=made.compares or bool(options.pages)):
                 games.append(game)
@@ -305,7 +321,7 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
     except _TimeLimit:
         late = True
         first = len(games) + 1
-        why = (f"not counted: the file's time limit (--timeout {options.timeout:g} s) ended "
+        why = (f"not counted: the file's time limit ({options.timeout_said}) ended "
                f"while game {first} was counted; its check stands")
         games += [GameScore(check=game, error=why) for game in checked.games[len(games):]]
         checked = replace(checked, loaded=replace(checked.loaded, findings=[

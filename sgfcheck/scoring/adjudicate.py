@@ -22,7 +22,6 @@ from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
-from sgfcheck.judge.install import katago_usable
 from sgfcheck.points import point_name
 from sgfcheck.position.analysis import Position, analyse
 from sgfcheck.position.owners import point_owners
@@ -64,10 +63,12 @@ from sgfcheck.scoring.result_check import (
     basis_of,
     check_result,
 )
+from sgfcheck.scoring.secondopinion import JUDGES, second_judge
+from sgfcheck.scoring.secondopinion import combined as second_opinion
+from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
 from sgfcheck.scoring.servercount import ogs_territory
 from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
-from sgfcheck.status import Source
+from sgfcheck.settings import EngineName, Settings
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
 
@@ -129,40 +130,46 @@ def score_game(report: GameReport, settings: Settings, compare: bool = True) -> 
 
 def _confirmed(game: GameScore, report: GameReport, settings: Settings,
                compare: bool = True) -> GameScore:
-    """A mismatch on the estimate's dead stones is a claim about the record resting on a
-    judgement of ours: with ``--engine auto`` and KataGo installed, the game is counted again on
-    KataGo's dead stones, and that count's verdict is the answer, saying why KataGo was asked
-    and what the estimate gave. Where KataGo fails, the estimate's verdict stands, with a note."""
+    """A second opinion (:mod:`sgfcheck.scoring.secondopinion`): with ``--engine auto`` and
+    KataGo installed, a verdict on the estimate's dead stones that is a mismatch, or stays open
+    because of the estimate's judgement, is put to KataGo: the game is counted again on its dead
+    stones and ownership, and the two verdicts make the answer, saying why KataGo was asked and
+    what it gave. Where KataGo fails, the estimate's verdict stands, with a note."""
     rc, dead = game.result_check, game.dead
-    if (settings.engine is not EngineName.AUTO or rc is None
-            or rc.status is not CheckStatus.MISMATCH or dead is None
-            or dead.source is not Source.ESTIMATE or not katago_usable()):
+    if (settings.engine is not EngineName.AUTO or rc is None or dead is None
+            or not second_opinion_wanted(rc, dead)):
         return game
-    asked = _score_game(report, replace(settings, dead_stones=DeadStoneChoice.KATAGO,
-                                        engine=EngineName.NONE), compare)
+    judge = second_judge()
+    if judge is None:
+        return game
+    name = JUDGES[judge][0]
+    mismatch = rc.status is CheckStatus.MISMATCH
+    task = "confirm this mismatch" if mismatch else "decide this open verdict"
+    asked = _score_game(report, replace(settings, dead_stones=judge, engine=EngineName.NONE),
+                        compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
-                                            if f.code in (F.LIF_KATAGO, F.LIF_TIME)]
+                                            if f.code in (F.LIF_KATAGO, F.LIF_GNUGO, F.LIF_TIME)]
     if asked.result_check is None or asked.dead is None or failed:
         if failed and failed[0].code is F.LIF_TIME:
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "
-                            "confirm a mismatch (--engine auto), it leaves the estimate's "
-                            "verdict standing")
+                            f"{task} (--engine auto), it leaves the estimate's verdict standing")
             return _with_dead(game, replace(dead, findings=[*dead.findings, spent]))
         why = failed[0].message if failed else asked.error or "no answer"
         return _with_dead(game, replace(dead, notes=[
-            *dead.notes, f"KataGo, asked to confirm this mismatch (--engine auto), failed: "
+            *dead.notes, f"{name}, asked to {task} (--engine auto), failed: "
             f"{why}; the estimate's verdict stands"]))
-    estimate = f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against " \
-               f"RE[{report.result.raw}]"
-    verdict = asked.result_check
-    confirmed = verdict.status is CheckStatus.MISMATCH
-    said = replace(verdict, reason=verdict.reason + (
-        f"; KataGo's dead stones confirm the mismatch ({estimate} too)" if confirmed else
-        f"; KataGo's dead stones were asked because {estimate}, a mismatch they do not confirm"))
+    verdict, engines = second_opinion(rc, asked.result_check, judge, report.result.raw or "")
+    if not engines:
+        return replace(_with_dead(game, replace(dead, notes=[
+            *dead.notes, f"asked of {name} (--engine auto) to {task}: its count leaves it "
+            "open; the estimate's count stands"])),
+            weighing=replace(game.weighing, result_check=verdict))
+    estimate = (f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against "
+                f"RE[{report.result.raw}], " + ("a mismatch" if mismatch else f"open ({rc.code})"))
     asked = _with_dead(asked, replace(asked.dead, notes=[
-        f"asked of KataGo (--engine auto): {estimate}, a mismatch; --engine none keeps the "
-        "estimate alone", *asked.dead.notes]))
-    return replace(asked, weighing=replace(asked.weighing, result_check=said))
+        f"asked of {name} (--engine auto): {estimate}; --engine none keeps the estimate alone",
+        *asked.dead.notes]))
+    return replace(asked, weighing=replace(asked.weighing, result_check=verdict))
 
 
 def _with_dead(game: GameScore, dead: DeadStones) -> GameScore:
