@@ -59,24 +59,23 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
     assert verdict.reason.endswith(
         "; decided by KataGo's dead stones and ownership: the estimate left it open (RES128: "
         "RE lies in the count's band, which does not decide it)")
-    # RE somewhere inside the engine's band, or its winner alone, is no count of RE: it stays
-    # open (such matches took margins moved by 2 points on professional records); RE in the
-    # band as the count with every settled decision is one.
-    for code, delta in (("RES104", 1.0), ("RES103", None)):
+    # RE inside the engine's band, or its winner alone, is no count of RE: it stays open (such
+    # matches took margins moved by 2 points on professional records), even where RE is the
+    # band's count with every settled decision.
+    for code, delta in (("RES104", 1.0), ("RES104", 0.0), ("RES103", None)):
         verdict, engines = secondopinion.combined(
             open_, replace(_check(CheckStatus.MATCH, code), delta=delta), kata, "W+0.5")
         assert not engines and verdict.status is CheckStatus.UNVERIFIABLE, code
         assert verdict.code == "RES128"
-    verdict, engines = secondopinion.combined(
-        open_, replace(_check(CheckStatus.MATCH, "RES104"), delta=0.0), kata, "W+0.5")
-    assert engines and verdict.status is CheckStatus.MATCH
+    assert verdict.reason.endswith("; KataGo, asked too (--engine auto), counts W+0.5: RE's "
+                                   "winner alone (RES103), so it stays open")
     # One judge's alarm against the other's doubt is no alarm.
     verdict, engines = secondopinion.combined(
         open_, _check(CheckStatus.MISMATCH, "RES112", "W+12.5"), kata, "W+0.5")
     assert not engines and verdict.status is CheckStatus.UNVERIFIABLE
     assert verdict.reason.endswith(
-        "; KataGo, asked too (--engine auto), counts W+12.5 (RES112: mismatch: the recorded "
-        "result lies outside the count's band under every reading), which does not decide it")
+        "; KataGo, asked too (--engine auto), counts W+12.5, a mismatch (RES112) the estimate "
+        "does not confirm, so it stays open")
     # The estimate's mismatch stands only where the engine's count confirms it.
     wrong = _check(CheckStatus.MISMATCH, "RES112", "B+45.5")
     verdict, engines = secondopinion.combined(

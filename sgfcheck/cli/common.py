@@ -71,13 +71,14 @@ DeadStonesOption = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
 SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help=SEED_HELP)]
 ENGINE_HELP = (
-    "The engine the estimate asks, with --dead-stones auto or estimate: auto (KataGo, where "
-    "installed, counts again a game whose verdict would be a mismatch on the estimate's dead "
-    "stones, and the verdict rests on it; nothing else), katago (also the chains the estimate "
-    "cannot decide: uncertain, or decided with a confidence under 0.7; one network evaluation, "
-    "only for a position with such a chain; sgfcheck engines install katago), gnugo (the same "
-    "chains, asked of GNU Go) or none (the estimate alone). Each chain's source says who "
-    "decided it. Also SGFCHECK_ENGINE.")
+    "The engine the estimate asks, with --dead-stones auto or estimate: auto (a second "
+    "opinion: KataGo where installed, else GNU Go, counts again a game whose verdict on the "
+    "estimate's dead stones would be a mismatch or stays open because of them; a mismatch "
+    "needs both, an open verdict is decided where the engine's count gives RE), katago (also "
+    "the chains the estimate cannot decide: uncertain, or decided with a confidence under 0.7; "
+    "one network evaluation, only for a position with such a chain; sgfcheck engines install "
+    "katago), gnugo (the same chains, asked of GNU Go) or none (the estimate alone). Each "
+    "chain's source says who decided it. Also SGFCHECK_ENGINE.")
 EngineOption = Annotated[EngineName, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
                                                   help=ENGINE_HELP)]
 EncodingOption = Annotated[str | None, typer.Option(

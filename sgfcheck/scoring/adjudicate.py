@@ -161,8 +161,8 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     verdict, engines = second_opinion(rc, asked.result_check, judge, report.result.raw or "")
     if not engines:
         return replace(_with_dead(game, replace(dead, notes=[
-            *dead.notes, f"asked of {name} (--engine auto) to {task}: its count leaves it "
-            "open; the estimate's count stands"])),
+            *dead.notes, f"asked of {name} (--engine auto) to {task}: its count does not "
+            "decide it (the verdict says what it gave); the estimate's count stands"])),
             weighing=replace(game.weighing, result_check=verdict))
     estimate = (f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against "
                 f"RE[{report.result.raw}], " + ("a mismatch" if mismatch else f"open ({rc.code})"))
