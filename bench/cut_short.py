@@ -5,17 +5,19 @@ The KGS games of ``../shared/corpus/kgs`` with the players' TB/TW markup and a n
 finished games whose result both players agreed. Each is cut N board plays before its end (its
 markup removed, passes after the cut dropped): a record that stopped with a few dame and borders
 open, its right result known. Each cut record is scored as ``sgfcheck score`` scores it with
-``--engine none`` (the estimate's dead stones), twice in the same process: with the solver of
-the last points off (``--limit solver=0``, the band stands) and on (the default). Printed for
-each cut: the share decided (match or mismatch), the mismatches, the games whose RE is the
-solved count, and with RE's winner flipped the matches (which must be none). Then the time: the
-median per game of the whole scoring, of the estimate of the dead stones alone
-(``judge.deadstones.find_dead_stones``) and of the solver alone (``endgame.finish.finish``,
-each way of counting), the solver's time on the lines it solved (the games it decides) against
-the estimate's, and how often a limit stopped it (work, time, size). ``--solver N,M``: the
-solver's budgets measured (units of work; ``--limit solver``), the default's first.
+``--engine none`` (the estimate's dead stones; ``--engine auto``: with the engine's second opinion,
+as ``score`` gives it by default with KataGo installed), twice in the same process: with the solver
+of the last points off (``--limit solver=0``, the band stands) and on (the default). Printed for
+each cut: the share decided (match or mismatch), the mismatches, the games whose RE is the solved
+count, and with RE's winner flipped the matches (which must be none). Then the time: the median per
+game of the whole scoring, of the estimate of the dead stones alone
+(``judge.deadstones.find_dead_stones``) and of the solver alone (``endgame.finish.finish``, each
+way of counting), the solver's time on the lines it solved (the games it decides) against the
+estimate's, and how often a limit stopped it (work, time, size). ``--solver N,M``: the solver's
+budgets measured (units of work; ``--limit solver``), the default's first.
 
     python bench/cut_short.py [--every N] [--cuts 4,10] [--solver 100000] [--kgs DIR]
+                              [--engine auto]
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--cuts", default="4,10")
+    parser.add_argument("--engine", default="none", choices=("none", "auto"),
+                        help="none: the estimate alone; auto: with the second opinion")
     parser.add_argument("--kgs", type=Path, default=SHARED / "kgs")
     parser.add_argument("--solver", default=str(DEFAULT_LIMITS.solver),
                         help="the solver budgets measured, comma-separated")
@@ -107,10 +111,10 @@ def main() -> None:
 
     stage.finish = timed  # type: ignore[assignment]
     adjudicate.find_dead_stones = estimated  # type: ignore[assignment]
-    off = Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=0))  # type: ignore[arg-type]
+    off = Settings(engine=args.engine, limits=replace(DEFAULT_LIMITS, solver=0))  # type: ignore[arg-type]
     budgets = [int(b) for b in args.solver.split(",")]
     modes = [("solver off", off)] + [
-        (f"solver {b:,}", Settings(engine="none", limits=replace(DEFAULT_LIMITS, solver=b)))  # type: ignore[arg-type]
+        (f"solver {b:,}", Settings(engine=args.engine, limits=replace(DEFAULT_LIMITS, solver=b)))  # type: ignore[arg-type]
         for b in budgets]
     print(f"KGS games with TB/TW markup and a numeric RE, every {args.every}th: {len(files)}")
     for plays in (int(c) for c in args.cuts.split(",")):

@@ -115,6 +115,10 @@ def main() -> None:
     print(f"rows identical: {'yes' if not differ else 'NO'} ({len(differ)} of {len(quiet[0])} "
           f"differ{': rows ' + ', '.join(map(str, differ[:10])) if differ else ''})")
     print(f"time busy / quiet: {busy[2] / quiet[2]:.2f}x")
+    for i in differ[:3]:
+        a, b = json.loads(quiet[0][i]), json.loads(busy[0][i])
+        keys = [k for k in a if a.get(k) != b.get(k)]
+        print(f"  row {i} ({a.get('path')}): differs in {', '.join(keys)}")
     if differ:
         raise SystemExit(1)
 

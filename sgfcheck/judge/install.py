@@ -50,7 +50,7 @@ def opencl_present() -> bool:
 def analysis_config(folder: Path, tuning: Path) -> str:
     return (f"logDir = {folder / 'logs'}\nlogToStderr = false\n"
             "reportAnalysisWinratesAs = BLACK\nnumAnalysisThreads = 1\nnumSearchThreads = 2\n"
-            "nnMaxBatchSize = 8\nnnCacheSizePowerOfTwo = 18\n"
+            "nnMaxBatchSize = 8\nnnCacheSizePowerOfTwo = 18\nnnRandomize = false\n"
             f"openclTunerFile = {tuning}\n")
 
 

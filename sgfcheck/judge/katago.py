@@ -41,6 +41,11 @@ QUERY_TIMEOUT = 60.0
 MAX_VISITS = 1
 """One network evaluation: on 100 KGS markup games 1 and 10 visits gave the same dead stones."""
 MAX_SIZE = 19
+DETERMINISTIC = "nnRandomize=false"
+"""Given on KataGo's command line (over any config, a user's own too): the network evaluates the
+board as it stands, not in one of its eight symmetries drawn at random, so the same position
+gets the same ownership in every process (drawn at random, two processes' answers differed by
+up to 0.001, enough to change a chain's confidence as reported)."""
 
 
 class KataGoError(EngineError):
@@ -91,7 +96,7 @@ class KataGo:
         self.setup = setup
         start_timeout, ending = allowance(self.name, start_timeout, start=True)
         command = [str(setup.binary), "analysis", "-config", str(setup.config), "-model",
-                   str(setup.model)]
+                   str(setup.model), "-override-config", DETERMINISTIC]
         try:
             # A session of its own: ended with everything it started (a wrapper script's
             # child too), whatever signals it ignores (end_process).
