@@ -414,7 +414,8 @@ def test_usage_errors_are_one_line_in_one_style_with_the_near_spelling() -> None
 def test_score_answers_gives_one_line_a_game_and_nothing_else() -> None:
     # Issue 62: a director scoring 5 games read 360 lines for 5 answers.
     result = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"),
-                                 str(FIXTURES / "unfinished.sgf"), "--answers", "--wide"])
+                                 str(FIXTURES / "unfinished.sgf"), "--answers", "--wide",
+                                 "--engine", "none"])
     assert result.exit_code == 3
     assert result.output.splitlines() == [
         f"{FIXTURES / 'seki.sgf'} game 1: MATCH RE[B+3.5], counted B+3.5 (japanese, komi 0.5)",

@@ -433,7 +433,8 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
     ``judged``: the games of a file the command judges at most (``--limit judged``), as the
     progress counts them. ``engine_timeout``: for a command that judges, the seconds the
     engines may take over the whole command (``--timeout``; 0: no bound), what they took said on
-    standard error at the end; None for one that does not (nothing of the judges is loaded).
+    standard error at the end (not with ``--answers``: the answers alone); None for one that
+    does not (nothing of the judges is loaded).
 
     One rule for every command (:mod:`sgfcheck.cli.exits`): 2 when nothing could be done (no
     record in the inputs, or none of them readable), else 1 when something was found (an
@@ -450,7 +451,7 @@ def each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet: 
                            engine_timeout)
     finally:
         used = USE.since(before)
-        if (used.games or used.refused) and not quiet:
+        if (used.games or used.refused) and not quiet and not style.answers:  # answers alone
             say(f"engines: {used.games} position(s) judged in {used.seconds:.1f} s"
                 + (f"; {used.refused} not asked, their engine time spent (LIF003)"
                    if used.refused else ""), err=True)

@@ -269,8 +269,10 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def timed_out(item: Work, options: BatchOptions) -> FileOutcome:
-    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s "
-                      f"({options.timeout_said}); skipped")
+    engines = ("" if options.timeout == options.settings.timeout else
+               f" ({options.timeout_said})")
+    finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s{engines}; "
+                      "skipped")
     return file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)
 
 
