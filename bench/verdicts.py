@@ -97,7 +97,7 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
                 count made once a game) and the two verdicts make one."""
                 rc = weigh_estimate(game, rep, wrong)
                 judge = second_judge()
-                if (options.engine != "auto" or not second_opinion_wanted(rc, game.dead)
+                if (options.engine != "auto" or not second_opinion_wanted(rc, game.dead, wrong)
                         or judge is None):
                     return rc
                 if not asked:

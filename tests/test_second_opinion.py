@@ -15,6 +15,7 @@ from test_katago import needs_katago
 
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.limits import DEFAULT_LIMITS
+from sgfcheck.records.results import parse_result
 from sgfcheck.run.batch import BatchOptions
 from sgfcheck.scoring import secondopinion
 from sgfcheck.scoring.adjudicate import score_file
@@ -38,17 +39,26 @@ ESTIMATE = DeadStones(set(), Source.ESTIMATE, [])
 
 
 def test_which_verdicts_are_put_to_an_engine() -> None:
-    assert secondopinion.wanted(_check(CheckStatus.MISMATCH, "RES112"), ESTIMATE)
+    re = parse_result("W+0.5")
+    assert secondopinion.wanted(_check(CheckStatus.MISMATCH, "RES112"), ESTIMATE, re)
     for code in ("RES122", "RES124", "RES127", "RES128", "RES129", "RES130"):
-        assert secondopinion.wanted(_check(CheckStatus.UNVERIFIABLE, code), ESTIMATE), code
+        assert secondopinion.wanted(_check(CheckStatus.UNVERIFIABLE, code), ESTIMATE, re), code
     # Open for reasons an engine does not change: no dead-stone information, the reading,
     # the komi, an assumption about the record.
     for code in ("RES121", "RES123", "RES125", "RES131", "RES132"):
-        assert not secondopinion.wanted(_check(CheckStatus.UNVERIFIABLE, code), ESTIMATE), code
-    assert not secondopinion.wanted(_check(CheckStatus.MATCH, "RES101"), ESTIMATE)
+        assert not secondopinion.wanted(_check(CheckStatus.UNVERIFIABLE, code), ESTIMATE,
+                                        re), code
+    assert not secondopinion.wanted(_check(CheckStatus.MATCH, "RES101"), ESTIMATE, re)
+    # An open verdict on a winner alone: no count of the engine could decide it, so it is
+    # not asked; a mismatch on it is.
+    winner = parse_result("W+")
+    assert winner.margin is None
+    assert not secondopinion.wanted(_check(CheckStatus.UNVERIFIABLE, "RES128"), ESTIMATE,
+                                    winner)
+    assert secondopinion.wanted(_check(CheckStatus.MISMATCH, "RES112"), ESTIMATE, winner)
     # Only the estimate's verdicts: the players' markup is their word, not a judgement of ours.
     markup = DeadStones(set(), Source.MARKUP, [])
-    assert not secondopinion.wanted(_check(CheckStatus.MISMATCH, "RES112"), markup)
+    assert not secondopinion.wanted(_check(CheckStatus.MISMATCH, "RES112"), markup, re)
 
 
 def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() -> None:

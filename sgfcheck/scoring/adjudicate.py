@@ -137,7 +137,7 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     what it gave. Where KataGo fails, the estimate's verdict stands, with a note."""
     rc, dead = game.result_check, game.dead
     if (settings.engine is not EngineName.AUTO or rc is None or dead is None
-            or not second_opinion_wanted(rc, dead)):
+            or not second_opinion_wanted(rc, dead, report.result)):
         return game
     judge = second_judge()
     if judge is None:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.gnugo import find_gnugo
 from sgfcheck.judge.install import katago_usable
+from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.verdict import REASONS, CheckStatus, ResultCheck
 from sgfcheck.settings import DeadStoneChoice
 from sgfcheck.status import Source
@@ -60,12 +61,15 @@ JUDGES = {DeadStoneChoice.KATAGO: ("KataGo", "KataGo's dead stones and ownership
 """Each second judge's name and what of its judgement a count rests on."""
 
 
-def wanted(check: ResultCheck | None, dead: DeadStones | None) -> bool:
-    """The verdict rests on the estimate and is a mismatch, or is open because of it."""
+def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -> bool:
+    """The verdict rests on the estimate and is a mismatch, or is open because of it and RE has
+    a margin (only a count that gives RE decides an open verdict: a winner alone never is one,
+    so the engine is not asked)."""
     if check is None or dead is None or dead.source is not Source.ESTIMATE:
         return False
     return check.status is CheckStatus.MISMATCH or (
-        check.status is CheckStatus.UNVERIFIABLE and check.code in OPEN_ON_THE_JUDGEMENT)
+        check.status is CheckStatus.UNVERIFIABLE and check.code in OPEN_ON_THE_JUDGEMENT
+        and result.kind is ResultKind.SCORE and result.margin is not None)
 
 
 def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
