@@ -96,18 +96,21 @@ def run(name: str, files: list[Path], markup_only: bool, dead_stones: str,
                 mismatch on the estimate, or a verdict it leaves open, is put to KataGo (its
                 count made once a game) and the two verdicts make one."""
                 rc = weigh_estimate(game, rep, wrong)
+                if options.engine != "auto" or not second_opinion_wanted(rc, game.dead, wrong):
+                    return rc
                 judge = second_judge()
-                if (options.engine != "auto" or not second_opinion_wanted(rc, game.dead, wrong)
-                        or judge is None):
+                if judge is None:
                     return rc
                 if not asked:
                     asked.append(score_game(game.check, replace(
                         options, dead_stones=judge, engine=EngineName.NONE)))
                 other = asked[0]
-                if other.result_check is None or other.check.replay is None:
+                if (other.result_check is None or other.check.replay is None
+                        or other.dead is None):
                     return rc
                 return second_opinion(rc, weigh_estimate(other, other.check.replay, wrong),
-                                      judge, wrong.raw or "")[0]
+                                      judge, other.dead.ownership is not None,
+                                      wrong.raw or "")[0]
 
             rc, result = game.result_check, game.check.result
             if rc is None or result.kind not in (ResultKind.SCORE, ResultKind.WIN):

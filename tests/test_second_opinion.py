@@ -65,7 +65,7 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
     kata = DeadStoneChoice.KATAGO
     open_ = _check(CheckStatus.UNVERIFIABLE, "RES128", "B+45.5")
     verdict, engines = secondopinion.combined(open_, _check(CheckStatus.MATCH, "RES102"), kata,
-                                              "W+0.5")
+                                              True, "W+0.5")
     assert engines and verdict.status is CheckStatus.MATCH and verdict.code == "RES102"
     assert verdict.reason.endswith(
         "; decided by KataGo's dead stones and ownership: the estimate left it open (RES128: "
@@ -75,14 +75,14 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
     # band's count with every settled decision.
     for code, delta in (("RES104", 1.0), ("RES104", 0.0), ("RES103", None)):
         verdict, engines = secondopinion.combined(
-            open_, replace(_check(CheckStatus.MATCH, code), delta=delta), kata, "W+0.5")
+            open_, replace(_check(CheckStatus.MATCH, code), delta=delta), kata, True, "W+0.5")
         assert not engines and verdict.status is CheckStatus.UNVERIFIABLE, code
         assert verdict.code == "RES128"
     assert verdict.reason.endswith("; KataGo, asked too (--engine auto), counts W+0.5: RE's "
                                    "winner alone (RES103), so it stays open")
     # One judge's alarm against the other's doubt is no alarm.
     verdict, engines = secondopinion.combined(
-        open_, _check(CheckStatus.MISMATCH, "RES112", "W+12.5"), kata, "W+0.5")
+        open_, _check(CheckStatus.MISMATCH, "RES112", "W+12.5"), kata, True, "W+0.5")
     assert not engines and verdict.status is CheckStatus.UNVERIFIABLE
     assert verdict.reason.endswith(
         "; KataGo, asked too (--engine auto), counts W+12.5, a mismatch (RES112) the estimate "
@@ -90,11 +90,49 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
     # The estimate's mismatch stands only where the engine's count confirms it.
     wrong = _check(CheckStatus.MISMATCH, "RES112", "B+45.5")
     verdict, engines = secondopinion.combined(
-        wrong, _check(CheckStatus.MISMATCH, "RES112", "B+44.5"), DeadStoneChoice.GNUGO, "W+0.5")
+        wrong, _check(CheckStatus.MISMATCH, "RES112", "B+44.5"), DeadStoneChoice.GNUGO,
+        False, "W+0.5")
     assert engines and verdict.status is CheckStatus.MISMATCH
     assert verdict.reason.endswith(
         "; GNU Go's dead stones confirm the mismatch (the estimate's dead stones gave B+45.5 "
         "(japanese with komi 6.5) against RE[W+0.5] too)")
+
+
+def test_the_second_judge_is_katago_else_gnu_go_else_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secondopinion, "katago_usable", lambda: True)
+    assert secondopinion.second_judge() is DeadStoneChoice.KATAGO
+    monkeypatch.setattr(secondopinion, "katago_usable", lambda: False)
+    monkeypatch.setattr(secondopinion, "find_gnugo", lambda: "/usr/games/gnugo")
+    assert secondopinion.second_judge() is DeadStoneChoice.GNUGO
+    monkeypatch.setattr(secondopinion, "find_gnugo", lambda: None)
+    assert secondopinion.second_judge() is None
+
+
+def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # unfinished.sgf is W+9.5 with every boundary closed; RE[W+20.5] is a mismatch on the
+    # estimate's dead stones. Without KataGo, GNU Go is asked: its count (the same dead stones)
+    # confirms it, and the verdict and the notes name GNU Go.
+    from sgfcheck.judge.gnugo import find_gnugo
+
+    if find_gnugo() is None:
+        pytest.skip("GNU Go is not installed (apt-get install gnugo)")
+    monkeypatch.setattr(secondopinion, "katago_usable", lambda: False)
+    path = tmp_path / "wrong.sgf"
+    path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
+                                                                        b"RE[W+20.5]"))
+    (game,) = score_file(path, Settings()).games
+    rc = game.result_check
+    assert rc is not None and game.dead is not None
+    assert (rc.status, str(rc.basis), game.dead.source) == (CheckStatus.MISMATCH, "engine",
+                                                            Source.GNUGO)
+    assert rc.reason.endswith(
+        "; GNU Go's dead stones confirm the mismatch (the estimate's dead stones gave W+9.5 "
+        "(japanese with komi 0.5) against RE[W+20.5] too)")
+    assert game.dead.notes[0] == (
+        "asked of GNU Go (--engine auto): the estimate's dead stones gave W+9.5 (japanese with "
+        "komi 0.5) against RE[W+20.5], a mismatch; --engine none keeps the estimate alone")
 
 
 def test_katago_decides_the_estimates_weakest_call() -> None:

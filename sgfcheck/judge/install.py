@@ -11,6 +11,7 @@ pocl 3.1). On a CPU, KataGo's OpenCL build needs an OpenCL driver: Debian's
 from __future__ import annotations
 
 import ctypes.util
+import functools
 import shutil
 import subprocess
 import sys
@@ -40,8 +41,10 @@ class EngineStatus:
     detail: str
 
 
+@functools.cache
 def opencl_present() -> bool:
-    """An OpenCL loader and at least one driver (ICD) are installed."""
+    """An OpenCL loader and at least one driver (ICD) are installed (looked up once a process:
+    ``find_library`` runs ``ldconfig``, and ``--engine auto`` asks before each second opinion)."""
     vendors = Path("/etc/OpenCL/vendors")
     has_icd = vendors.is_dir() and any(vendors.iterdir())
     return ctypes.util.find_library("OpenCL") is not None and has_icd

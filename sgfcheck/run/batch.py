@@ -114,24 +114,27 @@ class BatchOptions:
         return cls(settings=Settings(**choices), **run)
 
     @property
+    def engine_time(self) -> float:
+        """Seconds added to a file's ``--timeout`` for the engines: ``--limit engine-file`` where
+        an engine may be asked (so that a slow or busy engine never costs a file its verdict
+        before its own bound says so), else 0."""
+        if self.settings.timeout <= 0 or not self.settings.may_ask_engines:
+            return 0.0
+        return self.settings.limits.engine_file
+
+    @property
     def timeout(self) -> float:
-        """The file's time limit: ``--timeout`` for sgfcheck's own work, and where an engine
-        may be asked, the engines' time of one file (``--limit engine-file``) on top, so that a
-        slow or busy engine never costs a file its verdict before its own bound says so (0: no
-        limit)."""
-        own = self.settings.timeout
-        if own <= 0 or not self.settings.may_ask_engines:
-            return own
-        return own + self.settings.limits.engine_file
+        """The file's time limit: ``--timeout`` for sgfcheck's own work, and
+        :attr:`engine_time` on top (0: no limit)."""
+        return self.settings.timeout + self.engine_time
 
     @property
     def timeout_said(self) -> str:
         """How the file's time limit is set, for the findings that name it."""
-        own = self.settings.timeout
-        if self.timeout == own:
-            return f"--timeout {own:g}"
-        return (f"--timeout {own:g} and {self.settings.limits.engine_file:g} s of engine time "
-                "(--limit engine-file)")
+        own = f"--timeout {self.settings.timeout:g}"
+        if not self.engine_time:
+            return own
+        return f"{own} and {self.engine_time:g} s of engine time (--limit engine-file)"
 
     @property
     def limits(self) -> Limits:
@@ -269,8 +272,7 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def timed_out(item: Work, options: BatchOptions) -> FileOutcome:
-    engines = ("" if options.timeout == options.settings.timeout else
-               f" ({options.timeout_said})")
+    engines = f" ({options.timeout_said})" if options.engine_time else ""
     finding = Finding(F.SGF_TIMEOUT, f"not finished within {options.timeout:g} s{engines}; "
                       "skipped")
     return file_outcome(item, [finding], ReportKind(options.report_kind), timed_out=True)

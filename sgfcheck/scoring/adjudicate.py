@@ -20,7 +20,7 @@ from sgfcheck.colour import Colour
 from sgfcheck.endgame.finish import objective_of
 from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
-from sgfcheck.judge.clock import per_file, per_game
+from sgfcheck.judge.clock import per_file, per_game, shown_name
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.points import point_name
 from sgfcheck.position.analysis import Position, analyse
@@ -63,8 +63,8 @@ from sgfcheck.scoring.result_check import (
     basis_of,
     check_result,
 )
-from sgfcheck.scoring.secondopinion import JUDGES, second_judge
 from sgfcheck.scoring.secondopinion import combined as second_opinion
+from sgfcheck.scoring.secondopinion import second_judge
 from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
 from sgfcheck.scoring.servercount import ogs_territory
 from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
@@ -142,7 +142,7 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     judge = second_judge()
     if judge is None:
         return game
-    name = JUDGES[judge][0]
+    name = shown_name(judge.value)
     mismatch = rc.status is CheckStatus.MISMATCH
     task = "confirm this mismatch" if mismatch else "decide this open verdict"
     asked = _score_game(report, replace(settings, dead_stones=judge, engine=EngineName.NONE),
@@ -158,7 +158,8 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
         return _with_dead(game, replace(dead, notes=[
             *dead.notes, f"{name}, asked to {task} (--engine auto), failed: "
             f"{why}; the estimate's verdict stands"]))
-    verdict, engines = second_opinion(rc, asked.result_check, judge, report.result.raw or "")
+    verdict, engines = second_opinion(rc, asked.result_check, judge,
+                                      asked.dead.ownership is not None, report.result.raw or "")
     if not engines:
         return replace(_with_dead(game, replace(dead, notes=[
             *dead.notes, f"asked of {name} (--engine auto) to {task}: its count does not "

@@ -5,16 +5,19 @@ The estimate (Benson's proofs, then playouts) decides most games; where its verd
 alarm (a mismatch) or stays open because of its own judgement of the position (chains it could
 not decide, points it leaves to nobody, a band too wide), the game is counted again on the
 engine's dead stones and ownership (:func:`wanted`). The two verdicts then make one
-(:func:`combined`): an alarm stands only where both judges give it; an open verdict is decided
-by the engine only where its count gives RE (a match); where the engine's count disagrees with an
-open estimate, the verdict stays open, saying what the engine gave. A flipped or moved result is
-thus never confirmed by one judge against the other's doubt, and no alarm rests on one judgement.
+(:func:`combined`): where an engine answers, an alarm stands only where both judges give it; an
+open verdict is decided by the engine only where its count gives RE (a match); where the engine's
+count disagrees with an open estimate, the verdict stays open, saying what the engine gave. A
+flipped or moved result is thus never confirmed by one judge against the other's doubt. Where
+no engine is installed or it fails, the estimate's verdict stands, resting on the estimate, as
+its basis says.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from sgfcheck.judge.clock import shown_name
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.gnugo import find_gnugo
 from sgfcheck.judge.install import katago_usable
@@ -56,11 +59,6 @@ def second_judge() -> DeadStoneChoice | None:
     return None
 
 
-JUDGES = {DeadStoneChoice.KATAGO: ("KataGo", "KataGo's dead stones and ownership"),
-          DeadStoneChoice.GNUGO: ("GNU Go", "GNU Go's dead stones")}
-"""Each second judge's name and what of its judgement a count rests on."""
-
-
 def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -> bool:
     """The verdict rests on the estimate and is a mismatch, or is open because of it and RE has
     a margin (only a count that gives RE decides an open verdict: a winner alone never is one,
@@ -73,15 +71,18 @@ def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -
 
 
 def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
-             recorded: str) -> tuple[ResultCheck, bool]:
+             ownership: bool, recorded: str) -> tuple[ResultCheck, bool]:
     """The verdict of the two judges, and whether it is the engine's (its count the answer's).
 
     - The estimate's mismatch: the engine's verdict is the answer (a mismatch only where the
       engine's count confirms it).
     - The estimate's open verdict: the engine's match decides it where its count gives RE
       (:func:`decides`); any other verdict of the engine leaves it open, with what the engine
-      gave."""
-    engine_name, words = JUDGES[judge]
+      gave.
+
+    ``ownership``: the engine's count rests on its ownership of the points too (KataGo)."""
+    engine_name = shown_name(judge.value)
+    words = f"{engine_name}'s dead stones" + (" and ownership" if ownership else "")
     first = (f"the estimate's dead stones gave {estimate.computed} ({estimate.reading}) against "
              f"RE[{recorded}]")
     if estimate.status is CheckStatus.MISMATCH:
