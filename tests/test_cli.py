@@ -240,6 +240,24 @@ def test_wide_keeps_every_column_on_one_line() -> None:
     assert components == [c for c in SCORE_CSV_COLUMNS if c in components]
 
 
+def test_the_count_is_one_table_and_the_columns_without_room_are_lines_under_it() -> None:
+    # seki.sgf at 100 columns: the components with values in most rows fit; AGA's pass stones
+    # (one each) and stone scoring's group tax (two a side, two groups each) have no room and
+    # are said beneath, never in a second table of empty rows.
+    output = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf")],
+                           env={"COLUMNS": "100"}).output
+    lines = output.splitlines()
+    headers = [line for line in lines if line.startswith("ruleset")]
+    assert headers == [line for line in lines if line.split()[:3] == ["ruleset", "colour",
+                                                                     "result"]]
+    assert len(headers) == 1
+    assert headers[0].split() == ["ruleset", "colour", "result", "total", "komi", "empty",
+                                  "seki_excluded", "stones"]
+    assert "not in the table for want of width (--wide shows them):" in lines
+    assert "  pass_stones: aga B 1, W 1" in lines
+    assert "  tax: stone-scoring B 2, W 2" in lines
+
+
 def _mixed_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "games"
     (folder / "sub").mkdir(parents=True)

@@ -105,6 +105,49 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
     return rows
 
 
+_COMPACT = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
+"""The compact table's columns in order: ruleset, colour, result, total, komi, then the
+components."""
+_ALWAYS = (0, 2, 15, 14)
+_KOMI = 11
+
+
+def _score_columns(rows: list[list[Cell]], width: int) -> tuple[list[int], list[int]]:
+    """The compact table's columns within ``width``, and those left out for want of room: the
+    ruleset, colour, result and total always shown; columns empty in every row never; of the
+    others, those with the fewest values leave first (ties: the later column), komi last."""
+    shown = [c for c in _COMPACT if c in _ALWAYS or any(r[c] != "" for r in rows)]
+    # tabulate pads a header by two and puts two spaces between columns.
+    size = {c: max([len(SCORE_HEADERS[c]) + 2] + [len(str(r[c])) for r in rows]) + 2
+            for c in shown}
+    leaving = sorted((c for c in shown if c not in _ALWAYS),
+                     key=lambda c: (c == _KOMI, sum(r[c] != "" for r in rows),
+                                    -_COMPACT.index(c)))
+    spilled = []
+    for c in leaving:
+        if sum(size[k] for k in shown) - 2 <= width:
+            break
+        shown.remove(c)
+        spilled.append(c)
+    return shown, [c for c in _COMPACT if c in spilled]
+
+
+def _spilled_lines(rows: list[list[Cell]], spilled: list[int]) -> list[str]:
+    """A column left out of the table as one line: its name, then each row's value that is
+    not empty under the row's ruleset (``pass_stones: aga B 1, W 1``)."""
+    out = []
+    for c in spilled:
+        said: dict[str, list[str]] = {}
+        name = ""
+        for r in rows:
+            name = str(r[0]) or name
+            if r[c] != "":
+                said.setdefault(name, []).append(f"{r[2]} {r[c]}")
+        out.append(f"{SCORE_HEADERS[c]}: " + "; ".join(f"{n} {', '.join(v)}"
+                                                       for n, v in said.items()))
+    return out
+
+
 def render_score_text(report: FileScore, markdown: bool = False,
                       width: int | None = None) -> str:
     """The ``score`` report for people: text tables within ``width`` columns (``None``: as wide
@@ -158,17 +201,23 @@ def render_score_text(report: FileScore, markdown: bool = False,
             out.append(f"{item}points still to fill (false eyes, protective moves): "
                        + ", ".join(board.name(p) for p in fill))
         rows = score_rows(game)
+        left: list[str] = []
         if width is None:
             table = tabulate(rows, headers=SCORE_HEADERS, tablefmt=fmt)
         else:
             # Compact: the result, total and komi first (what a reader looks for), then the
             # components; the method goes with the ruleset's name (--wide, the JSON and
-            # `sgfcheck rules` show it). A table too wide for the terminal spills its last
-            # columns into a second one.
-            order = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
-            table = fit_table([[r[c] for c in order] for r in rows],
-                              [SCORE_HEADERS[c] for c in order], width, keep=2)
+            # `sgfcheck rules` show it). One table: columns empty in every row are left out,
+            # and the columns the width has no room for (the sparsest first) are written
+            # under it, a line each.
+            shown, spilled = _score_columns(rows, width)
+            table = tabulate([[r[c] for c in shown] for r in rows],
+                             headers=[SCORE_HEADERS[c] for c in shown], tablefmt=fmt)
+            left = _spilled_lines(rows, spilled)
         out += ["", table, ""] if markdown else [table]
+        if left:
+            out.append(f"{item}not in the table for want of width (--wide shows them):")
+            out += [f"{sub}{line}" for line in left]
         if any(b is not None for b in game.bands):
             out.append(f"{item}bands (each row's count: solved where the last open points are "
                        "played out, else with every settled decision; least .. greatest over "
