@@ -233,7 +233,7 @@ def test_wide_keeps_every_column_on_one_line() -> None:
     wide = runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--wide"]).output
     header = next(line for line in wide.splitlines() if line.startswith("ruleset"))
     # The components by the names of the JSON and the CSV.
-    assert header.split() == ["ruleset", "method", "colour", "empty", "must_fill",
+    assert header.split() == ["ruleset", "method", "colour", "empty", "settled", "must_fill",
                               "seki_excluded", "stones", "prisoners", "dead", "pass_stones", "tax",
                               "komi", "handicap_bonus", "pass_bonus", "total", "result"]
     components = header.split()[3:-2]

@@ -316,23 +316,49 @@ def test_a_winner_alone_is_not_confirmed_on_either_side_when_the_komi_decides_it
     assert rc is not None and rc.status == "unverifiable" and "RE[W+0.0] has no margin" in rc.reason
 
 
-@pytest.mark.parametrize(("result", "status"), [
-    ("W+0.0", "unverifiable"),   # the count (W+6.5, komi alone) must not confirm the winner
-    ("B+0.0", "unverifiable"),   # nor call the other winner a mismatch
-    ("B+10.5", "unverifiable"),
-    ("W+6.5", "unverifiable"),   # the count as it stands gives this margin (komi alone),
-])                               # but in a band either colour may win: it confirms nothing
+@pytest.mark.parametrize("result", [
+    "W+0.0",    # the count (W+13.5: Black's 18 points and 2 settled, White's 27 and komi)
+    "B+0.0",    # must not confirm the winner, nor call the other winner a mismatch
+    "B+10.5",
+    "W+13.5",   # the count as it stands gives this margin, but with 21% of the board open
+])              # either colour may still win: it confirms nothing
 def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
-        tmp_path: Path, result: str, status: str) -> None:
+        tmp_path: Path, result: str) -> None:
     path = tmp_path / "g.sgf"
-    path.write_bytes((FIXTURES / "stopped-early.sgf").read_bytes()
+    path.write_bytes((FIXTURES / "stopped-far-9x9.sgf").read_bytes()
                      .replace(b"RE[W+0.0]", f"RE[{result}]".encode()))
     rc = scored(path).result_check
     assert rc is not None
-    assert (rc.status, rc.computed, rc.finished) == (status, "W+6.5", False)
-    if status == "unverifiable":
-        assert rc.reason.startswith("the game stopped far from a finished position (93% of the "
-                                    "board still open to both colours)")
+    assert (rc.status, rc.code, rc.computed, rc.finished) == (
+        "unverifiable", "RES122", "W+13.5", False)
+    assert rc.reason.startswith("the game stopped far from a finished position (21% of the "
+                                "board still open to both colours)")
+
+
+@pytest.mark.parametrize(("name", "result"), [
+    ("stopped-early.sgf", "W+0.0"),   # 9x9, six moves: nothing is anyone's yet
+    ("stopped-early.sgf", "B+10.5"),
+    ("stub-3-moves.sgf", "W+0.5"),    # 19x19, three moves
+])
+def test_a_record_cut_off_in_the_opening_is_not_scored(tmp_path: Path, name: str,
+                                                         result: str) -> None:
+    """Issue 62 (8): a record that stops before any position worth counting gets its findings
+    and "not scored" (RES143), not a count of komi against nothing and a band of the whole
+    board; no engine is asked about it."""
+    path = tmp_path / name
+    path.write_bytes((FIXTURES / name).read_bytes()
+                     .replace(b"RE[W+0.0]", f"RE[{result}]".encode()))
+    rc = scored(path).result_check
+    assert rc is not None
+    assert (rc.status, rc.code, rc.computed, rc.finished) == ("not-scored", "RES143", None,
+                                                              False)
+    assert rc.reason == ("the record stops before any position worth counting: no point of the "
+                         "board is anyone's yet")
+    text = runner.invoke(app, ["score", "--wide", str(path)]).output
+    assert text.splitlines() == [
+        f"{path} game 1",
+        f"answer: RE[{result}], not scored: the record stops before any position worth "
+        "counting: no point of the board is anyone's yet"]
 
 
 def test_every_verdict_says_why_with_a_stable_code() -> None:

@@ -20,6 +20,7 @@ from sgfcheck.output.scores import (
     row_names,
     score_rows,
     summary_rows,
+    worth_counting,
 )
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import STYLE, render_svg
@@ -180,6 +181,9 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
         out.append(_findings_list([f for f in game.findings if f.code.family != "RES"]))
         return out
     out += score_summary_html(game)
+    if not worth_counting(game):  # a stub: its verdict and findings, no count
+        out.append(_findings_list([f for f in game.findings if f.code.family != "RES"]))
+        return out
     # Where the rulesets differ leads (the table, why the rows differ); then one board for each
     # different drawing of the count, captioned with every ruleset it stands for.
     out += score_table_html(game)
@@ -247,10 +251,16 @@ def score_summary_html(game: GameScore) -> list[str]:
 
 
 def score_table_html(game: GameScore) -> list[str]:
-    """The table of every ruleset's count, why the rows differ, the findings."""
+    """The table of every ruleset's count, why the rows differ, the findings (none for a
+    stub whose count is not worth showing)."""
+    if not worth_counting(game):
+        return []
     # The result and the total first (what a reader looks for), then the components.
-    order = [0, 1, 2, 15, 14, 11, *range(3, 11), 12, 13]
-    rows = [[row[c] for c in order] for row in score_rows(game)]
+    # Columns empty in every row are left out (the table fits a page without scrolling).
+    every = score_rows(game)
+    order = [c for c in (0, 1, 2, 16, 15, 12, *range(3, 12), 13, 14)
+             if c <= 2 or c >= 15 or any(row[c] != "" for row in every)]
+    rows = [[row[c] for c in order] for row in every]
     out = [_table([SCORE_HEADERS[c] for c in order], rows, text_cols=3, css="scores")]
     notes = [f"{name}: {n}" for s, name in zip(game.scores, row_names(game), strict=True)
              for n in s.notes]

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.lifefile import FileLife, GameLife
     from sgfcheck.scoring.verdict import ResultCheck
 
-SCHEMA_VERSION = "2.7"
+SCHEMA_VERSION = "2.8"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -360,8 +360,8 @@ def file_score_dict(report: FileScore) -> JSON:
                       for g in report.games]}
 
 
-SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "must_fill",
-                     "seki_excluded",
+SCORE_CSV_COLUMNS = ["file", "game", "ruleset", "method", "colour", "empty", "settled",
+                     "must_fill", "seki_excluded",
                      "stones", "prisoners", "dead", "pass_stones", "tax", "komi",
                      "handicap_bonus", "pass_bonus", "total", "margin", "winner",
                      "result_check", "result_basis"]
@@ -391,7 +391,7 @@ def score_csv_rows(report: FileScore) -> list[list[object]]:
             for colour, side in score.sides():
                 rows.append(csv_row([
                     report.path, game.check.game.index + 1, score.ruleset.name,
-                    score.method.value, colour.letter, side.empty, side.must_fill,
+                    score.method.value, colour.letter, side.empty, side.settled, side.must_fill,
                     side.seki_excluded, side.stones, side.prisoners, side.dead,
                     side.pass_stones, side.tax, side.komi, side.handicap_bonus,
                     side.pass_bonus, side.total, score.margin,

@@ -32,9 +32,9 @@ from sgfcheck.status import Source, Status
 
 # --- scores ------------------------------------------------------------------------------------
 
-SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "must_fill", "seki_excluded", "stones",
-                  "prisoners", "dead", "pass_stones", "tax", "komi", "handicap_bonus",
-                  "pass_bonus", "total", "result"]
+SCORE_HEADERS = ["ruleset", "method", "colour", "empty", "settled", "must_fill", "seki_excluded",
+                 "stones", "prisoners", "dead", "pass_stones", "tax", "komi", "handicap_bonus",
+                 "pass_bonus", "total", "result"]
 """The components by their JSON names (:func:`sgfcheck.output.schema.side_dict`), as counts."""
 _SUBTRACTED = "must_fill, seki_excluded and tax are taken from the total"
 
@@ -89,6 +89,7 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
                 score.method.value if first else "",
                 colour.letter,
                 side.empty,
+                side.settled or "",
                 side.must_fill or "",
                 side.seki_excluded or "",
                 side.stones or "",
@@ -105,11 +106,11 @@ def score_rows(game: GameScore) -> list[list[Cell]]:
     return rows
 
 
-_COMPACT = [0, 2, 15, 14, 11, *range(3, 11), 12, 13]
+_COMPACT = [0, 2, 16, 15, 12, *range(3, 12), 13, 14]
 """The compact table's columns in order: ruleset, colour, result, total, komi, then the
 components."""
-_ALWAYS = (0, 2, 15, 14)
-_KOMI = 11
+_ALWAYS = (0, 2, 16, 15)
+_KOMI = 12
 
 
 def _score_columns(rows: list[list[Cell]], width: int) -> tuple[list[int], list[int]]:
@@ -181,6 +182,8 @@ def render_score_text(report: FileScore, markdown: bool = False,
         for f in game.findings:
             if f.is_error or f.code is F.LIF_TIME:
                 out.append(f"  {f.code.code} {f.code.rule}: {f.message}")
+        if not worth_counting(game):  # a stub: its findings and "not scored", no tables
+            continue
         context = game.check.context
         assert context is not None and game.dead is not None and game.position is not None
         where = "final position" if game.scored_move == (game.check.replay.moves
@@ -326,6 +329,13 @@ def brief_lines(report: FileScore) -> list[str]:
     return out
 
 
+def worth_counting(game: GameScore) -> bool:
+    """Whether the game's count is worth showing: not for a record that stops before any
+    position worth counting (``RES143``, a stub of a few moves), whose count is komi against
+    nothing."""
+    return game.result_check is None or game.result_check.code != "RES143"
+
+
 def answer_line(game: GameScore) -> str:
     """The answer first, in one line: the recorded result, the count under the reading that
     decided (ruleset and komi named, the conventions that reading rests on spelled out), the
@@ -337,7 +347,7 @@ def answer_line(game: GameScore) -> str:
         return f"answer: {recorded}; not checked"
     if rc.status is CheckStatus.NOT_SCORED:
         parts = [f"answer: {recorded}, not scored: {rc.reason}"]
-        if game.scores:
+        if game.scores and worth_counting(game):
             own = game.scores[0]
             parts.append(f"the count gives {own.result_text} under {own.ruleset.name} with "
                          f"komi {own.ruleset.komi:g}")

@@ -193,6 +193,13 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
         out.reason = f"no recorded score ({result.note or result.kind})"
         return out
     base = outcomes[0].score
+    if not final and all(side.empty == 0 for _, side in base.sides()):
+        # A record cut off in the opening (a stub of a few moves): nothing is anyone's yet, so
+        # its count (komi against nothing) says nothing about RE; no band or engine can.
+        out.decide(CheckStatus.NOT_SCORED, "RES143")
+        out.reason = ("the record stops before any position worth counting: no point of the "
+                      "board is anyone's yet")
+        return out
     out.computed = base.result_text
     out.read_as(outcomes[0].reading)
     if komi_unknown is not None:
