@@ -213,9 +213,9 @@ def render_score_text(report: FileScore, markdown: bool = False,
             # `sgfcheck rules` show it). One table: columns empty in every row are left out,
             # and the columns the width has no room for (the sparsest first) are written
             # under it, a line each.
-            shown, spilled = _score_columns(rows, width)
-            table = tabulate([[r[c] for c in shown] for r in rows],
-                             headers=[SCORE_HEADERS[c] for c in shown], tablefmt=fmt)
+            columns, spilled = _score_columns(rows, width)
+            table = tabulate([[r[c] for c in columns] for r in rows],
+                             headers=[SCORE_HEADERS[c] for c in columns], tablefmt=fmt)
             left = _spilled_lines(rows, spilled)
         out += ["", table, ""] if markdown else [table]
         if left:
