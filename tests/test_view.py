@@ -180,6 +180,30 @@ def test_the_end_of_the_game_draws_each_rulesets_count(browser: Any, tmp_path: P
     opened.shot("view-seki-end.png", full=True)
 
 
+def test_a_dead_stones_point_shows_its_owner_on_the_page_as_in_the_diagrams(
+        browser: Any, tmp_path: Path) -> None:
+    # dead-in-territory.sgf: the white stone at H5 is dead inside Black's area. The diagrams
+    # (SVG, PNG, the score page) draw Black's square over the faded stone; the game page drew
+    # it under the stone (a grey point). What is on top at H5's centre must be the mark, in both.
+    record = FIXTURES / "dead-in-territory.sgf"
+    top = """(point) => {
+        var mark = document.querySelector(point);
+        mark.scrollIntoView({block: 'center'});
+        var box = mark.getBoundingClientRect();
+        var hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        return hit.getAttribute('class');
+    }"""
+    opened = Opened(browser, page_of(record, tmp_path))
+    opened.page.keyboard.press("End")
+    assert opened.page.evaluate(top, '#board .terr[data-point="H5"]') == "terr black"
+    assert opened.page.locator('#board .stone.dead').count() == 1
+    scored = tmp_path / "score.html"
+    assert runner.invoke(app, ["score", str(record), "-o", str(scored)]).exit_code == 0
+    page = Opened(browser, scored).page
+    assert page.evaluate(top, 'figure .mark.territory[data-point="H5"]') == (
+        "mark territory black")
+
+
 def test_a_300_move_game_page_is_small_and_quick(browser: Any, tmp_path: Path) -> None:
     if not KGS_300.exists():
         pytest.skip(f"the shared corpus is absent ({KGS_300})")

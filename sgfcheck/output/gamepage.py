@@ -317,7 +317,9 @@ function hoshi(n){ if (n < 7) return []; var e = n >= 13 ? 3 : 2;
   var s = [e, n - 1 - e]; if (n % 2 && n >= 9) s.push((n - 1) / 2); return s; }
 if (W === H) hoshi(W).forEach(function(a){ hoshi(H).forEach(function(b){
   el("circle", {cx: a + 1, cy: b + 1, r: 0.1, "class": "hoshi"}, svg); }); });
-var marks = el("g", {"class": "marks"}, svg), stones = el("g", {"class": "stones"}, svg);
+// The marks above the stones: a dead stone's point shows its owner's square over the faded
+// stone, as the diagrams (SVG, PNG) draw it.
+var stones = el("g", {"class": "stones"}, svg), marks = el("g", {"class": "marks"}, svg);
 var over = el("g", {"class": "over"}, svg);
 document.getElementById("board").appendChild(svg);
 var stoneAt = {}, current = -1, shown = new Array(W * H).fill(0);
