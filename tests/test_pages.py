@@ -229,3 +229,38 @@ def test_five_rulesets_page_under_300_kb(tmp_path: Path) -> None:
     assert page.count('class="stone ') >= 300
     size = len(page.encode("utf-8"))
     assert size < 100 * 1024, size
+
+
+def _legends(page: str) -> list[list[str]]:
+    import re
+
+    return [re.findall(r"<span>(.*?)</span>", legend)
+            for legend in re.findall(r'<p class="legend">(.*?)</p>', page)]
+
+
+def test_each_pages_legend_names_the_marks_its_boards_have(tmp_path: Path) -> None:
+    """Issue 62 (9): the pages' legend was one fixed list (dead stones, seki rings, diamonds,
+    illegal moves...) whatever the boards held; the batch page's boards had none."""
+    seki = tmp_path / "seki.html"
+    runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--engine", "none", "-o", str(seki)])
+    assert _legends(seki.read_text(encoding="utf-8")) == [[
+        "territory: counted for that colour",
+        "blue ring: a point of a group in seki, counted for nobody"]]
+    suicide = tmp_path / "suicide.html"
+    runner.invoke(app, ["check", str(FIXTURES / "suicide-single.sgf"), "-o", str(suicide)])
+    assert _legends(suicide.read_text(encoding="utf-8")) == [[
+        "red cross: an illegal move (red outline: the stones it concerns)"]]
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("suicide-single.sgf", "dead-in-territory.sgf"):
+        (folder / name).write_bytes((FIXTURES / name).read_bytes())
+    (folder / "dead-in-territory.sgf").write_bytes(
+        (FIXTURES / "dead-in-territory.sgf").read_bytes().replace(b"RE[W+9.5]", b"RE[B+9.5]"))
+    batch = tmp_path / "batch.html"
+    runner.invoke(app, ["batch", str(folder), "--html", str(batch), "--fail-on", "never", "-q",
+                        "--dead-stones", "estimate", "--engine", "none"])
+    # Two problem games, each board with the legend of its own marks: the suicide (the illegal
+    # move's cross), the falsified result (territory, White's dead stone at H5).
+    assert sorted(_legends(batch.read_text(encoding="utf-8"))) == sorted([
+        ["red cross: an illegal move (red outline: the stones it concerns)"],
+        ["territory: counted for that colour", "faded stone: dead"]])

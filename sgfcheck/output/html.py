@@ -8,7 +8,7 @@ across pages). Every text that comes from a record or a file name is HTML-escape
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from sgfcheck.escaping import visible
@@ -23,7 +23,7 @@ from sgfcheck.output.scores import (
     worth_counting,
 )
 from sgfcheck.output.summary import Summary
-from sgfcheck.output.svg import STYLE, render_svg
+from sgfcheck.output.svg import LEGEND_ENTRIES, STYLE, Picture, legend_entries, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.gamescore import FileScore, GameScore
@@ -96,6 +96,16 @@ LEGEND = '<p class="legend">' + " ".join(f"<span>{item}</span>" for item in (
     "blue ring: seki point counted for nobody", "purple diamond: point still to fill",
     "dashed orange: uncertain", "red ring: last move",
     "red &#215;: illegal move, red outline: the stones it concerns")) + "</p>"
+
+
+def legend_html(pictures: Iterable[Picture]) -> str:
+    """The legend of the boards drawn: the marks they have, none they do not (empty when they
+    have none)."""
+    kinds = {kind for picture in pictures for kind, _ in legend_entries(picture)}
+    items = [text for kind, text in LEGEND_ENTRIES if kind in kinds]
+    if not items:
+        return ""
+    return '<p class="legend">' + " ".join(f"<span>{esc(t)}</span>" for t in items) + "</p>"
 
 
 def esc(text: object) -> str:
@@ -200,17 +210,19 @@ def score_game_html(path: str, game: GameScore) -> list[str]:
                    f"{len(game.asked_scores)} rulesets; rulesets that mark the same points "
                    "share a board.</p>")
     out.append('<div class="boards">')
+    drawn: list[Picture] = []
     for scores in drawings.values():
         names = " ".join(score.ruleset.name for score in scores)
         title = "; ".join(f"{score.ruleset.name}: {score.result_text}" for score in scores)
         picture = replace(scored_picture(game, scores[0]), title=title)
+        drawn.append(picture)
         caption = "; ".join(f"{score.ruleset.name}: {score.result_text} "
                             f"({score.method.value})" for score in scores)
         out.append(f'<figure class="board" data-ruleset="{esc(names)}">'
                    f"{render_svg(picture, style=False)}"
                    f"<figcaption>{esc(caption)}</figcaption></figure>")
     out.append("</div>")
-    out.append(LEGEND)
+    out.append(legend_html(drawn))
     return out
 
 
@@ -318,16 +330,19 @@ def check_game_html(path: str, report: GameReport, boards: int = MAX_BOARDS) -> 
                        f"{len(listed)} are listed after the boards, and every one is among the "
                        "findings.</p>")
         out.append('<div class="boards">')
+        pictures: list[Picture] = []
         for f in drawn:
             scene = report.scene(f)
             caption = (f"move {f.move}: {f.colour.word if f.colour else '?'} "
                        f"{f.point or ''}, {f.code.rule}")
-            svg = (render_svg(illegal_move_picture(scene, report.line), style=False)
-                   if scene is not None else "")
+            picture = illegal_move_picture(scene, report.line) if scene is not None else None
+            svg = render_svg(picture, style=False) if picture is not None else ""
+            if picture is not None:
+                pictures.append(picture)
             out.append(f'<figure class="board illegal-move" data-move="{f.move}">{svg}'
                        f"<figcaption>{esc(caption)}</figcaption></figure>")
         out.append("</div>")
-        out.append(LEGEND)
+        out.append(legend_html(pictures))
         if listed:
             out.append("<h3>Not drawn</h3>" + _table(
                 ["move", "colour", "point", "rule"],
@@ -373,6 +388,8 @@ class ProblemGame:
     findings: list[str] = field(default_factory=list)
     svg: str = ""
     caption: str = ""
+    legend: str = ""
+    """The legend of its board (the marks it has), as HTML."""
     view: str = ""
     """A link to the game's page (``sgfcheck view``), written beside the batch page."""
     count: str = ""
@@ -405,7 +422,7 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
     illegal = [f"move {f.move} {f.point or ''} {f.code.rule}" for f in check.illegal_moves]
     findings = [f"{f.code.code} {f.code.rule}: " + (f"move {f.move}: " if f.move else "")
                 + f.message for f in game.findings if f.severity.value != "info"][:20]
-    svg, caption = "", ""
+    svg, caption, legend = "", "", ""
     if not board:
         pass
     elif check.illegal_moves:
@@ -413,9 +430,11 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
         if scene is not None:
             picture = illegal_move_picture(scene, check.line)
             svg, caption = render_svg(picture, style=False), picture.title
+            legend = legend_html([picture])
     elif game.scores and game.position is not None:
         picture = scored_picture(game, game.scores[0])
         svg, caption = render_svg(picture, style=False), picture.title
+        legend = legend_html([picture])
     basis = ""
     if rc is not None and status is not CheckStatus.NOT_SCORED:
         basis = basis_text(rc, game.dead)
@@ -424,7 +443,7 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
         count = rc.computed + (f" under {rc.reading}" if rc.reading else "")
     return ProblemGame(label, verdict, check.game.result_raw or "", status.value,
                        rc.reason if rc is not None else "", basis, illegal, findings, svg,
-                       caption, count=count)
+                       caption, legend=legend, count=count)
 
 
 def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
@@ -480,7 +499,8 @@ def batch_page(summary: Summary, problems: list[ProblemGame], more: int = 0,
                                      else p.verdict, text))
             if p.svg:
                 body.append(f'<div class="boards"><figure class="board">{p.svg}'
-                            f"<figcaption>{esc(p.caption)}</figcaption></figure></div>")
+                            f"<figcaption>{esc(p.caption)}</figcaption></figure></div>"
+                            + p.legend)
             if p.findings:
                 body.append("<ul>" + "".join(f"<li>{esc(f)}</li>" for f in p.findings) + "</ul>")
             if p.view:
