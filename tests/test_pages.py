@@ -264,3 +264,34 @@ def test_each_pages_legend_names_the_marks_its_boards_have(tmp_path: Path) -> No
     assert sorted(_legends(batch.read_text(encoding="utf-8"))) == sorted([
         ["red cross: an illegal move (red outline: the stones it concerns)"],
         ["territory: counted for that colour", "faded stone: dead"]])
+
+
+def test_why_the_rows_differ_nests_each_reason_under_its_row(tmp_path: Path) -> None:
+    """Issue 62 (5): the sub-lines (what moves a term) were items of their own beside the
+    rows they explain."""
+    import re
+
+    page = tmp_path / "h.html"
+    runner.invoke(app, ["score", str(FIXTURES / "handicap.sgf"), "--engine", "none",
+                        "-o", str(page)])
+    text = page.read_text(encoding="utf-8")
+    assert '<ul class="explanations"><li>tromp-taylor vs japanese' in text
+    items = re.findall(r"<li>(chinese vs japanese[^<]*)<ul><li>([^<]*)</li></ul></li>", text)
+    assert items == [(
+        "chinese vs japanese: the same margin, the terms that differ cancel (stones on the "
+        "board +2, handicap bonus -2)",
+        "area counts stones on the board, territory counts prisoners: Black put 2 more "
+        "stone(s) on the board (set-up stones included) (dame parity)")]
+
+
+def test_the_count_table_fits_a_1280_pixel_window(browser: Any, tmp_path: Path) -> None:
+    """Issue 62 (5): the score table scrolled sideways at 1280 px (every component a column,
+    most of them empty)."""
+    page = tmp_path / "h.html"
+    runner.invoke(app, ["score", str(FIXTURES / "seki.sgf"), "--engine", "none", "-o", str(page)])
+    opened = Opened(browser, page)
+    sizes = opened.page.evaluate("""() => {
+        var box = document.querySelector('table.scores').parentElement;
+        return [box.scrollWidth, box.clientWidth];
+    }""")
+    assert sizes[0] <= sizes[1], sizes

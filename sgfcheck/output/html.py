@@ -108,6 +108,27 @@ def legend_html(pictures: Iterable[Picture]) -> str:
     return '<p class="legend">' + " ".join(f"<span>{esc(t)}</span>" for t in items) + "</p>"
 
 
+def nested_list(lines: Sequence[str], css: str = "") -> str:
+    """Lines as a list, each line indented under the one before it (the explanations' sub-lines:
+    why a term moves) a list inside that line's item."""
+    attrs = f' class="{css}"' if css else ""
+    out, open_sub = [f"<ul{attrs}>"], False
+    for i, line in enumerate(lines):
+        sub = line.startswith("  ") and i > 0
+        if sub and not open_sub:
+            out[-1] = out[-1].removesuffix("</li>")
+            out.append("<ul>")
+            open_sub = True
+        elif not sub and open_sub:
+            out.append("</ul></li>")
+            open_sub = False
+        out.append(f"<li>{esc(line.strip())}</li>")
+    if open_sub:
+        out.append("</ul></li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
 def esc(text: object) -> str:
     """Text for HTML: escaped, with control and format characters shown as escapes."""
     return html.escape(visible(str(text)))
@@ -277,9 +298,8 @@ def score_table_html(game: GameScore) -> list[str]:
     notes = [f"{name}: {n}" for s, name in zip(game.scores, row_names(game), strict=True)
              for n in s.notes]
     if game.explanations or notes:
-        out.append("<h3>Why the rows differ</h3><ul class=\"explanations\">"
-                   + "".join(f"<li>{esc(line.strip())}</li>" for line in game.explanations + notes)
-                   + "</ul>")
+        out.append("<h3>Why the rows differ</h3>" + nested_list(game.explanations + notes,
+                                                                 css="explanations"))
     elif len(game.asked_scores) > 1:
         out.append("<p>Every ruleset gives the same margin.</p>")
     shown = [f for f in game.findings if f.severity.value != "info"]
