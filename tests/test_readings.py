@@ -219,6 +219,9 @@ def test_fox_handicap_games_of_the_corpus_rest_on_the_convention_and_say_so() ->
             rc = game.result_check
             assert rc is not None
             verdicts[rc.status] = verdicts.get(rc.status, 0) + 1
+            if rc.code == "RES143":  # stopped in the opening: no count rests on the stones
+                assert "RES010" not in codes(game), path
+                continue
             assert "RES010" in codes(game), path
             assert "RES008" not in codes(game), path
     assert sum(verdicts.values()) >= 10

@@ -168,7 +168,18 @@ def test_result_check_statuses() -> None:
     mismatch = check_result(parse_result("W+1.5"), score, dead_known, True)
     assert (mismatch.status, mismatch.delta) == ("mismatch", 1.0)
     assert check_result(parse_result("B+R"), score, dead_known, True).status == "not-scored"
-    assert check_result(parse_result("W+0.5"), score, nothing, False).status == "unverifiable"
+    # An empty board that did not end by two passes: nothing is anyone's yet (RES143).
+    stub = check_result(parse_result("W+0.5"), score, nothing, False)
+    assert (stub.status, stub.code) == ("not-scored", "RES143")
+    # A black wall on the B line: every empty point borders Black alone (20 points); no
+    # dead-stone information in a game that did not end by two passes (RES121).
+    walled = Board(5, 5)
+    walled.set_stones([r * 5 + 1 for r in range(5)], [], [])
+    rep = Replay(JAPANESE, walled, [])
+    score = count(analyse(rep.board, set()), rep, replace(JAPANESE, komi=0.5), 0)
+    assert score.result_text == "B+19.5"
+    unknown = check_result(parse_result("W+0.5"), score, nothing, False)
+    assert (unknown.status, unknown.code) == ("unverifiable", "RES121")
 
 
 # --- the AGA claim: territory + prisoners + pass stones (White passing last) equals area
