@@ -10,7 +10,7 @@ differences (:mod:`sgfcheck.scoring.explain`) and check RE (:mod:`sgfcheck.scori
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -54,7 +54,7 @@ from sgfcheck.scoring.conventions import (
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.counts import Counts
 from sgfcheck.scoring.explain import explain, marks_against_referee
-from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, _Worked
+from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, Worked
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
     CheckStatus,
@@ -204,11 +204,11 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     endgame = play_out(position, owners, solving(game, line, rep, dead, banded, final, settings),
                        {objective_of(r) for r in [*rows, *(r.ruleset for r in asked.readings)]})
     counts = Counts.of(position, rep, dead, game.handicap, banded, final, endgame, owners)
-    worked = _Worked(counts=counts)
+    worked = Worked(unsettled_ways(dead, rep), counts)
     scores = [counts.score(ruleset) for ruleset in rows]
     explanations = [line for other in scores[1:]
                     for line in explain(scores[0], other, rep, position, rep.setup_stones)]
-    bands = row_bands(counts, worked, dead, rep, scores)
+    bands = row_bands(counts, worked.ways, scores)
     scoring = _Scoring(report, judgement, counts, worked, rep)
     weighing = _weighing(scoring, asked, scores[0], bands[0])
     table = _reading_rows(Rows(scores, bands, explanations, finishes=counts.finishes), weighing)
@@ -223,7 +223,7 @@ class _Scoring:
     report: GameReport
     judgement: Judgement
     counts: Counts
-    worked: _Worked
+    worked: Worked
     rep: Replay
 
 
@@ -281,24 +281,20 @@ def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:
 _SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
 
 
-def _unsettled_ways(worked: _Worked, dead: DeadStones,
-                    rep: Replay) -> list[tuple[str, Position]]:
+def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[tuple[str, Position], ...]:
     """The positions of every way the unsettled chains may go, analysed once for the rows'
-    bands and the result check."""
-    if worked.ways is None:
-        worked.ways = [(how, analyse(rep.board, stones)) for how, stones in
-                       other_ways(rep.board, dead, dead.uncertain)]
-    return worked.ways
+    bands and the result check (none where no chain is unsettled)."""
+    return tuple((how, analyse(rep.board, stones)) for how, stones in
+                 other_ways(rep.board, dead, dead.uncertain))
 
 
-def row_bands(counts: Counts, worked: _Worked, dead: DeadStones, rep: Replay,
+def row_bands(counts: Counts, ways: Sequence[tuple[str, Position]],
               scores: list[Score]) -> list[Band | None]:
     """Each row's band over the ways the unsettled chains may go, holding the row's count
     (:class:`~sgfcheck.scoring.counts.Counts`), when the count rests on a judgement of the
     position."""
     if not counts.banded:
         return [None] * len(scores)
-    ways = _unsettled_ways(worked, dead, rep)
     names = way_chains(how for how, _ in ways)
     return [counts.band(score.ruleset, ways, names) for score in scores]
 
@@ -306,7 +302,7 @@ def row_bands(counts: Counts, worked: _Worked, dead: DeadStones, rep: Replay,
 def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     """The full result check of a scored game: every reading, every way its doubtful chains
     may go. ``result`` may differ from the record's (a benchmark checks falsified results on
-    the same position). Nothing of ``game`` is changed but its cache of the ways' positions."""
+    the same position). Nothing of ``game`` is changed."""
     counts = game.worked.counts
     assert game.judged is not None and counts is not None and game.scores
     scoring = _Scoring(game.check, game.judged, counts, game.worked, rep)
@@ -320,7 +316,7 @@ def _weighed(scoring: _Scoring, asked: Weighing, own: Ruleset, result: Result
     dead, position = judgement.dead, judgement.position
     # The ways the unsettled chains may go (the settled band), then those that also turn the
     # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
-    unsettled = _unsettled_ways(scoring.worked, dead, rep)
+    unsettled = scoring.worked.ways
     known = {where.dead_points for _, where in unsettled}
     weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
             if frozenset(stones) not in known]

@@ -22,7 +22,7 @@ reads both.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sgfcheck.colour import EMPTY, Colour
@@ -131,7 +131,7 @@ class Counts:
             return counted, band, None
         return solved, band, self.solved_line(ruleset)
 
-    def band(self, ruleset: Ruleset, ways: list[tuple[str, Position]],
+    def band(self, ruleset: Ruleset, ways: Sequence[tuple[str, Position]],
              unsettled: tuple[str, ...]) -> Band | None:
         """``ruleset``'s band over the position as judged and the ``ways`` the unsettled chains
         may go, holding the row's count (None where the count rests on a firm judgement)."""

@@ -2,8 +2,9 @@
 band, the verdict on RE and what it weighed, built once by
 :func:`sgfcheck.scoring.adjudicate.score_game` and never changed after; and a file's games
 (:class:`FileScore`). What only a picture or a page asks (each row's counted points, the seki
-stones, the position at the end of a solved line) is worked out when first asked and kept in
-:class:`_Worked`.
+stones, the position at the end of a solved line) is worked out from it when asked, each time
+(a few milliseconds; nothing is written into the value, so no answer depends on what was asked
+before it).
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.endgame.finish import Finish, Objective, finished_position, objective_of
+from sgfcheck.endgame.finish import Finish, finished_position, objective_of
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
 from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
-from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import CountedPoints, Score, counted_points
@@ -25,19 +25,16 @@ from sgfcheck.scoring.life import mutual_seki
 from sgfcheck.scoring.verdict import Outcome, ResultCheck
 
 
-@dataclass
-class _Worked:
-    """What a game's result works out only when first asked, kept with it (a frozen
-    :class:`GameScore` and the copies :func:`dataclasses.replace` makes of it share one)."""
+@dataclass(frozen=True)
+class Worked:
+    """What the verdict was weighed on, kept for a second weighing of the same position (a
+    benchmark's falsified result): the positions of the ways the unsettled chains may go and
+    the counts of the position as judged; both made by ``score_game`` before the verdict."""
 
-    ways: list[tuple[str, Position]] | None = None
+    ways: tuple[tuple[str, Position], ...] = ()
     """The positions of the ways the unsettled chains may go."""
     counts: Counts | None = None
     """The counts of the position as judged (each ruleset's solved line, worked out once)."""
-    counted: dict[tuple[Ruleset, bool], CountedPoints] = field(default_factory=dict)
-    seki: set[int] | None = None
-    finished: dict[Objective, Position] = field(default_factory=dict)
-    """The position at the end of each objective's solved line (what a solved row counts)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +104,7 @@ class GameScore:
     rows: Rows = field(default_factory=Rows)
     weighing: Weighing = field(default_factory=Weighing)
     error: str | None = None
-    worked: _Worked = field(default_factory=_Worked, repr=False, compare=False)
+    worked: Worked = field(default_factory=Worked, repr=False, compare=False)
 
     # The parts' values, by the names every output reads.
     @property
@@ -202,36 +199,15 @@ class GameScore:
         the position at the end of the solved line."""
         assert self.position is not None
         found = self.finish_of(score)
-        if found is None:
-            return self.position
-        done = self.worked.finished
-        if found.objective not in done:
-            done[found.objective] = finished_position(found, self.position)
-        return done[found.objective]
+        return self.position if found is None else finished_position(found, self.position)
 
     def counted(self, score: Score) -> CountedPoints:
-        """The points behind ``score``'s count, what its picture marks (worked out when first
-        asked: a batch row never needs them)."""
-        done = self.worked.counted
-        key = (score.ruleset, score.solved)
-        if key not in done:
-            done[key] = counted_points(self.scored_position(score), score.ruleset)
-        return done[key]
-
-    @property
-    def seki_stones(self) -> set[int]:
-        """The stones alive in seki (worked out when first asked)."""
-        if self.worked.seki is None:
-            position = self.position
-            assert position is not None
-            self.worked.seki = mutual_seki(position.board, position.seki_stones[BLACK],
-                                           position.seki_stones[WHITE], set(position.dame))
-        return self.worked.seki
+        """The points behind ``score``'s count, what its picture marks (a batch row never
+        needs them)."""
+        return counted_points(self.scored_position(score), score.ruleset)
 
     def seki_stones_of(self, score: Score) -> set[int]:
         """The stones alive in seki in the position ``score`` counts."""
-        if not score.solved:
-            return self.seki_stones
         end = self.scored_position(score)
         return mutual_seki(end.board, end.seki_stones[BLACK], end.seki_stones[WHITE],
                            set(end.dame))
