@@ -722,7 +722,8 @@ def test_resume_after_a_poisoned_run(tmp_path: Path, monkeypatch: pytest.MonkeyP
     lines = full.read_text().splitlines(keepends=True)
     part.write_text("".join(lines[:6]) + lines[6][:20])  # killed in the middle of a line
     rows = [json.loads(line) for line in lines]
-    assert [Path(str(r["path"])).name for r in rows if r["index"] is None] == ["g04-poison.sgf"]
+    assert [Path(str(r["path"])).name for r in rows if r["index"] is None] == [
+        "g04-poison.sgf"], [(r["path"], r["file_findings"]) for r in rows if r["index"] is None]
     result = runner.invoke(app, ["batch", str(folder), "--resume", str(part), "--jobs", "2"])
     # The poisoned file's row was written before the cut (no run state: the summary and the
     # status cover the files of this run, all clean).

@@ -45,10 +45,12 @@ T_co = TypeVar("T_co", covariant=True)
 
 @dataclass(frozen=True)
 class Chunk:
-    """Files handed to one task, in input order; ``index`` numbers a partition."""
+    """Files handed to one task, in input order; ``index`` numbers a partition; ``again``: how
+    many times its file was sent again alone after a task was lost."""
 
     items: list[Work]
     index: int = 0
+    again: int = 0
 
 
 class RunStopped(RuntimeError):
@@ -117,7 +119,8 @@ def in_order(work: Iterable[Chunk], executor: Executor[T], timeout: float,
     """Run every chunk on ``executor`` and yield what each made, in the chunks' order, with at
     most its room of chunks (and, with ``bound_bytes``, :data:`IN_FLIGHT_BYTES` of member data
     beyond one chunk) in flight. A lost chunk is what ``recover`` says, or its files sent again
-    one by one in its place. Tasks still in flight when the loop ends early are cancelled."""
+    one by one in its place (``recover`` may send a file alone once more: its ``again``
+    counts the times). Tasks still in flight when the loop ends early are cancelled."""
     pending: deque[_Slot[T]] = deque()
     held = 0
 
@@ -139,7 +142,8 @@ def in_order(work: Iterable[Chunk], executor: Executor[T], timeout: float,
             recovered = recover(slot.chunk, exc)
             if recovered is not None:
                 return [recovered]
-            again = [send(Chunk([item], slot.chunk.index)) for item in slot.chunk.items]
+            tries = slot.chunk.again + 1 if len(slot.chunk.items) == 1 else 0
+            again = [send(Chunk([item], slot.chunk.index, tries)) for item in slot.chunk.items]
             held += sum(s.held for s in again)
             pending.extendleft(reversed(again))
             return []
