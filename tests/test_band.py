@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.margins import band_text
-from sgfcheck.position.owners import point_owners
+from sgfcheck.position.analysis import Position
+from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.scoring.adjudicate import GameScore, score_file
 from sgfcheck.scoring.band import band_of
 from sgfcheck.scoring.count import count
@@ -80,21 +83,21 @@ def test_settled_open_and_dame_points_of_a_built_position() -> None:
     assert count(game.position, rep, japanese.ruleset, handicap).result_text == "W+42.5"
     settled = counts.settled_count(japanese.ruleset)
     assert (settled.result_text, settled.black.settled) == ("W+16.5", 26)
-    band = band_of(settled, game.position, ownership, finished=False)
+    band = band_of(settled, owners, finished=False)
     assert (band.settled, band.low, band.high) == (-16.5, -18.5, -14.5)
     assert band_text(band, board.name) == "W+14.5 .. W+18.5: open at C5"
     # Had the game ended with two passes, it would be counted as it stands (W+42.5, W+43.5):
     # no move in hand; D5 is worth nothing under territory counting, one point (the odd dame)
     # under area counting; and the band holds the count as it stands.
     as_it_stands = count(game.position, rep, japanese.ruleset, handicap)
-    band = band_of(as_it_stands, game.position, ownership, finished=True)
+    band = band_of(as_it_stands, owners, finished=True)
     assert (band.settled, band.low, band.high) == (-42.5, -42.5, -15.5)
     area = count(game.position, rep, chinese.ruleset, handicap)
-    band = band_of(area, game.position, ownership, finished=True)
+    band = band_of(area, owners, finished=True)
     assert (band.settled, band.low, band.high) == (-43.5, -43.5, -15.5)
     # Without any ownership (an engine that gives none) every point the count gives nobody
     # is open but the dame.
-    band = band_of(as_it_stands, game.position, None, finished=True)
+    band = band_of(as_it_stands, point_owners(game.position, None), finished=True)
     assert (band.settled, band.low, band.high) == (-42.5, -69.5, -15.5)
 
 
@@ -158,3 +161,25 @@ def test_a_winner_alone_is_read_on_the_bands_sign(tmp_path: Path) -> None:
             b"RE[W+10.5]", f"RE[{result}]".encode()))
         rc = scored(path).result_check
         assert rc is not None and rc.status == status, (result, rc.reason)
+
+
+def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 64: the points a count gives nobody were read again for every reading, way and row
+    (about 90 times a professional game); now once for each position the judgement weighs (the
+    position as judged, each way its doubtful chains may go)."""
+    from sgfcheck.scoring import adjudicate, band, counts
+
+    seen: list[int] = []
+    real = point_owners
+
+    def counted(position: Position, ownership: Any) -> PointOwners:
+        seen.append(id(position))
+        return real(position, ownership)
+
+    for module in (adjudicate, band, counts):  # wherever the judgement reads them
+        if hasattr(module, "point_owners"):
+            monkeypatch.setattr(module, "point_owners", counted)
+    # ko.sgf: five chains the estimate leaves uncertain, so several ways and readings weighed.
+    game = scored(FIXTURES / "ko.sgf", dead_stones="estimate", engine="none")
+    assert game.result_check is not None and len(game.worked.ways) >= 3
+    assert len(seen) == len(set(seen)) >= 1 + len(game.worked.ways)

@@ -24,7 +24,7 @@ from sgfcheck.judge.clock import per_file, per_game, shown_name
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
 from sgfcheck.points import point_name
 from sgfcheck.position.analysis import Position, analyse
-from sgfcheck.position.owners import point_owners
+from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.records.context import GameContext, Origin
 from sgfcheck.records.record import (
     GameRecord,
@@ -52,7 +52,7 @@ from sgfcheck.scoring.conventions import (
     server_readings,
 )
 from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.counts import Counts
+from sgfcheck.scoring.counts import Counts, Way
 from sgfcheck.scoring.explain import explain, marks_against_referee
 from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, Worked
 from sgfcheck.scoring.result_check import (
@@ -237,8 +237,10 @@ def _weighing(scoring: _Scoring, asked: Weighing, base: Score,
     dead, own = judgement.dead, base.ruleset
     own_as_judged = Outcome(asked.readings[0], AS_JUDGED, base, band,
                             finish=scoring.counts.solved_line(own))
+    owners = (_owners(scoring.counts, judgement.position, dead) if dead.ownership is not None
+              else None)
     quick = check_result(report.result, [own_as_judged], dead, judgement.final,
-                         open_share(judgement.position, dead.ownership),
+                         open_share(judgement.position, owners),
                          doubts=asked.doubts, rests_on=asked.conventions,
                          komi_unknown=asked.komi_unknown)
     exact = quick.reproduced == "margin"
@@ -281,21 +283,24 @@ def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:
 _SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
 
 
-def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[tuple[str, Position], ...]:
-    """The positions of every way the unsettled chains may go, analysed once for the rows'
-    bands and the result check (none where no chain is unsettled)."""
-    return tuple((how, analyse(rep.board, stones)) for how, stones in
+def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[Way, ...]:
+    """Every way the unsettled chains may go, its position analysed and its owners read once
+    for the rows' bands and the result check (none where no chain is unsettled)."""
+    return tuple(_way(how, analyse(rep.board, stones), dead) for how, stones in
                  other_ways(rep.board, dead, dead.uncertain))
 
 
-def row_bands(counts: Counts, ways: Sequence[tuple[str, Position]],
-              scores: list[Score]) -> list[Band | None]:
+def _way(how: str, where: Position, dead: DeadStones) -> Way:
+    return Way(how, where, point_owners(where, dead.ownership))
+
+
+def row_bands(counts: Counts, ways: Sequence[Way], scores: list[Score]) -> list[Band | None]:
     """Each row's band over the ways the unsettled chains may go, holding the row's count
     (:class:`~sgfcheck.scoring.counts.Counts`), when the count rests on a judgement of the
     position."""
     if not counts.banded:
         return [None] * len(scores)
-    names = way_chains(how for how, _ in ways)
+    names = way_chains(way.how for way in ways)
     return [counts.band(score.ruleset, ways, names) for score in scores]
 
 
@@ -317,25 +322,28 @@ def _weighed(scoring: _Scoring, asked: Weighing, own: Ruleset, result: Result
     # The ways the unsettled chains may go (the settled band), then those that also turn the
     # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
     unsettled = scoring.worked.ways
-    known = {where.dead_points for _, where in unsettled}
+    known = {way.position.dead_points for way in unsettled}
     weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
             if frozenset(stones) not in known]
-    ways = [(AS_JUDGED, position, True)] + [(how, where, True) for how, where in unsettled] + [
-        (how, analyse(rep.board, stones), False) for how, stones in weak]
+    judged = Way(AS_JUDGED, position, _owners(scoring.counts, position, dead))
+    ways = [(judged, True)] + [(way, True) for way in unsettled] + [
+        (_way(how, analyse(rep.board, stones), dead), False) for how, stones in weak]
     readings = list(asked.readings)
     if not asked.readings_fixed:
         readings += _server_readings(scoring, own, readings)
     banded = not basis_of(dead, judgement.final).firm
     outcomes = []
     for reading in readings:
-        for how, where, settled in ways:
+        for way, settled in ways:
             score, band, finish = scoring.counts.outcome(
-                reading.ruleset, where, _server_territory(reading, where, dead),
+                reading.ruleset, way, _server_territory(reading, way.position, dead),
                 _COUNTED_AS.get(reading.counting, ""),
-                how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
-            outcomes.append(Outcome(reading, how, score, band, settled, finish))
+                way.how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
+            outcomes.append(Outcome(reading, way.how, score, band, settled, finish))
     return check_result(result, outcomes, dead, judgement.final,
-                        open_share(position, dead.ownership), doubts=asked.doubts,
+                        open_share(position, judged.owners if dead.ownership is not None
+                                   else None),
+                        doubts=asked.doubts,
                         rests_on=asked.conventions, komi_unknown=asked.komi_unknown,
                         name=rep.board.name), outcomes
 
@@ -414,14 +422,19 @@ def _placement_doubts(game: GameRecord) -> list[Finding]:
     return []
 
 
-def open_share(position: Position,
-               ownership: tuple[list[float], list[float]] | None = None) -> float:
+def open_share(position: Position, owners: PointOwners | None = None) -> float:
     """The share of the board's points in empty regions open to both colours (or to none); with
-    both sides' ownership, only the points it does not settle (open points and dame)."""
-    if ownership is None:
+    the owners read from both sides' ownership, only the points it does not settle (their open
+    points and dame)."""
+    if owners is None:
         return len(position.dame) / len(position.colour)
-    owners = point_owners(position, ownership)
     return (len(owners.open) + len(owners.dame)) / len(position.colour)
+
+
+def _owners(counts: Counts, position: Position, dead: DeadStones) -> PointOwners:
+    """The owners of the position as judged: those its counts read, else worked out here."""
+    return counts.owners if counts.owners is not None else point_owners(position,
+                                                                          dead.ownership)
 
 
 def score_file(path: str | Path, settings: Settings | None = None) -> FileScore:

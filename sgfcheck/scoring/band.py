@@ -27,8 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.position.analysis import Position
-from sgfcheck.position.owners import point_owners
+from sgfcheck.position.owners import PointOwners
 from sgfcheck.scoring.count import Score
 
 
@@ -64,17 +63,15 @@ class Band:
         return None
 
 
-def band_of(score: Score, position: Position,
-            ownership: tuple[Sequence[float], Sequence[float]] | None,
-            finished: bool = False) -> Band:
+def band_of(score: Score, owners: PointOwners, finished: bool = False) -> Band:
     """The band of one count (one reading, one way of the unsettled chains): its points the
     count gives nobody, settled where both sides' ownership agrees, dame between living stones
     of both colours, open otherwise (see the module's text), holding the count. A stopped
     game's count already counts the settled points (:func:`sgfcheck.scoring.count.count`'s
     ``settled``); a finished one's does not (``finished``: the game ended by two passes, counted
     as it stands, no move left in hand), and its band's count with every settled decision adds
-    them."""
-    owners = point_owners(position, ownership)
+    them. ``owners``: the points of the position the count gives nobody, read from both sides
+    (:func:`~sgfcheck.position.owners.point_owners`, worked out once a position)."""
     settled = score.margin
     if finished:
         settled += sum(1 if c == BLACK else -1 for c in owners.settled.values())

@@ -30,11 +30,22 @@ from sgfcheck.endgame.finish import Finish, objective_of, played
 from sgfcheck.endgame.stage import Endgame
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
-from sgfcheck.position.owners import PointOwners, point_owners
+from sgfcheck.position.owners import PointOwners
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.band import Band, band_of, holding, union
 from sgfcheck.scoring.count import CountedPoints, Score, count, counted_points
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way the doubtful chains may go (``how``: its name; the position as judged is one):
+    its position analysed, and the points its count gives nobody read from both sides, worked
+    out once for every reading and row that counts it."""
+
+    how: str
+    position: Position
+    owners: PointOwners
 
 
 @dataclass
@@ -98,49 +109,48 @@ class Counts:
         self.solved(ruleset)
         return self._refused.get(ruleset)
 
-    def settled_count(self, ruleset: Ruleset, where: Position | None = None,
+    def settled_count(self, ruleset: Ruleset, way: Way | None = None,
                       marked: dict[Colour, set[int]] | None = None,
                       counted_as: str = "") -> Score:
-        """The count as it stands with the settled points (of ``where``, another way the
+        """The count as it stands with the settled points (of ``way``, another way the
         doubtful chains may go; by default the position as judged)."""
-        if where is None or where is self.position:
-            settled = self.settled
-            where = self.position
+        if way is None or way.position is self.position:
+            settled, where = self.settled, self.position
         else:
-            settled = (point_owners(where, self.dead.ownership).settled
-                       if self.banded and not self.final else {})
+            settled = way.owners.settled if self.banded and not self.final else {}
+            where = way.position
         return count(where, self.replay, ruleset, self.handicap, marked, counted_as, settled)
 
     def score(self, ruleset: Ruleset) -> Score:
         """``ruleset``'s one count: solved where it is, else with the settled points."""
         return self.solved(ruleset) or self.settled_count(ruleset)
 
-    def outcome(self, ruleset: Ruleset, where: Position, marked: dict[Colour, set[int]] | None,
+    def outcome(self, ruleset: Ruleset, way: Way, marked: dict[Colour, set[int]] | None,
                 counted_as: str, solvable: bool, banded: bool
                 ) -> tuple[Score, Band | None, Finish | None]:
-        """One count the result check weighs: ``ruleset``'s count of ``where`` (one way the
+        """One count the result check weighs: ``ruleset``'s count of ``way`` (one way the
         doubtful chains may go; ``marked``/``counted_as``: a server's territory), its band where
         ``banded``, and where ``solvable`` (the position as judged, the referee's count) the
         solved count instead, its band holding it, with its solved line."""
-        counted = self.settled_count(ruleset, where, marked, counted_as)
+        counted = self.settled_count(ruleset, way, marked, counted_as)
         solved = self.solved(ruleset) if solvable else None
-        band = band_of(counted, where, self.dead.ownership, self.final) if banded else None
+        band = band_of(counted, way.owners, self.final) if banded else None
         if band is not None and solved is not None:
             band = holding(band, solved.margin)
         if solved is None:
             return counted, band, None
         return solved, band, self.solved_line(ruleset)
 
-    def band(self, ruleset: Ruleset, ways: Sequence[tuple[str, Position]],
+    def band(self, ruleset: Ruleset, ways: Sequence[Way],
              unsettled: tuple[str, ...]) -> Band | None:
         """``ruleset``'s band over the position as judged and the ``ways`` the unsettled chains
         may go, holding the row's count (None where the count rests on a firm judgement)."""
         if not self.banded:
             return None
-        ownership = self.dead.ownership
-        bands = [band_of(self.settled_count(ruleset), self.position, ownership, self.final)]
-        bands += [band_of(self.settled_count(ruleset, where), where, ownership, self.final)
-                  for _, where in ways]
+        assert self.owners is not None  # worked out for every banded count
+        bands = [band_of(self.settled_count(ruleset), self.owners, self.final)]
+        bands += [band_of(self.settled_count(ruleset, way), way.owners, self.final)
+                  for way in ways]
         return holding(union(bands, unsettled), self.score(ruleset).margin)
 
 

@@ -20,7 +20,7 @@ from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import CountedPoints, Score, counted_points
-from sgfcheck.scoring.counts import Counts
+from sgfcheck.scoring.counts import Counts, Way
 from sgfcheck.scoring.life import mutual_seki
 from sgfcheck.scoring.verdict import Outcome, ResultCheck
 
@@ -31,7 +31,7 @@ class Worked:
     benchmark's falsified result): the positions of the ways the unsettled chains may go and
     the counts of the position as judged; both made by ``score_game`` before the verdict."""
 
-    ways: tuple[tuple[str, Position], ...] = ()
+    ways: tuple[Way, ...] = ()
     """The positions of the ways the unsettled chains may go."""
     counts: Counts | None = None
     """The counts of the position as judged (each ruleset's solved line, worked out once)."""
