@@ -160,12 +160,13 @@ def test_engine_auto_keeps_the_estimates_mismatch_with_lif003(
     left, the estimate's MISMATCH stands and the game says why KataGo was not heard."""
     from dataclasses import replace
 
-    from sgfcheck.scoring import adjudicate, secondopinion
+    from sgfcheck.judge import engines
+    from sgfcheck.scoring import adjudicate
     from sgfcheck.settings import Settings
 
     for name, value in fake_katago(tmp_path, NEVER_READY).items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(secondopinion, "katago_usable", lambda: True)
+    monkeypatch.setitem(engines.INSTALLED, "katago", lambda: True)
     record = hostile_file(tmp_path / "hostile.sgf", games=3)
     settings = Settings(dead_stones="estimate")  # type: ignore[arg-type]
     settings = replace(settings, limits=DEFAULT_LIMITS.with_specs(["engine-file=0.5"]))

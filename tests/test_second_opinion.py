@@ -13,6 +13,7 @@ from conftest import FIXTURES
 from test_engine_time import fake_katago, run_sgfcheck, walls_game
 from test_katago import needs_katago
 
+from sgfcheck import findings as F
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.records.results import parse_result
@@ -100,13 +101,35 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
 
 def test_the_second_judge_is_katago_else_gnu_go_else_none(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(secondopinion, "katago_usable", lambda: True)
+    from sgfcheck.judge import engines
+
+    monkeypatch.setitem(engines.INSTALLED, "katago", lambda: True)
+    monkeypatch.setitem(engines.INSTALLED, "gnugo", lambda: True)
     assert secondopinion.second_judge() is DeadStoneChoice.KATAGO
-    monkeypatch.setattr(secondopinion, "katago_usable", lambda: False)
-    monkeypatch.setattr(secondopinion, "find_gnugo", lambda: "/usr/games/gnugo")
+    monkeypatch.setitem(engines.INSTALLED, "katago", lambda: False)
     assert secondopinion.second_judge() is DeadStoneChoice.GNUGO
-    monkeypatch.setattr(secondopinion, "find_gnugo", lambda: None)
+    monkeypatch.setitem(engines.INSTALLED, "gnugo", lambda: False)
     assert secondopinion.second_judge() is None
+
+
+def test_every_list_of_engines_is_made_from_the_registry() -> None:
+    """Issue 63: adding an engine touched 11 files (three lists of names, words in three more,
+    KataGo by name where a mismatch is confirmed). Every list is now made from one registry."""
+    from sgfcheck.judge import engines, registry
+    from sgfcheck.output.scores import _DECIDERS, _SOURCE_WORDS
+    from sgfcheck.scoring.verdict import _BASIS, Basis
+    from sgfcheck.settings import EngineName
+
+    names = [e.name for e in registry.ENGINES]
+    assert names == ["katago", "gnugo"]  # the order --engine auto asks them in
+    assert set(engines.ENGINES) == set(engines.INSTALLED) == set(names)
+    assert set(names) <= {c.value for c in DeadStoneChoice} & {c.value for c in EngineName}
+    assert [registry.shown_name(n) for n in names] == ["KataGo", "GNU Go"]
+    for e in registry.ENGINES:
+        assert _BASIS[e.source] is Basis.ENGINE
+        assert (_SOURCE_WORDS[e.source], _DECIDERS[e.source]) == (f"{e.shown}'s dead stones",
+                                                                  e.shown)
+    assert {F.LIF_KATAGO, F.LIF_GNUGO} == registry.FAILURES
 
 
 def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(
@@ -114,11 +137,12 @@ def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(
     # unfinished.sgf is W+9.5 with every boundary closed; RE[W+20.5] is a mismatch on the
     # estimate's dead stones. Without KataGo, GNU Go is asked: its count (the same dead stones)
     # confirms it, and the verdict and the notes name GNU Go.
+    from sgfcheck.judge import engines
     from sgfcheck.judge.gnugo import find_gnugo
 
     if find_gnugo() is None:
         pytest.skip("GNU Go is not installed (apt-get install gnugo)")
-    monkeypatch.setattr(secondopinion, "katago_usable", lambda: False)
+    monkeypatch.setitem(engines.INSTALLED, "katago", lambda: False)
     path = tmp_path / "wrong.sgf"
     path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(b"RE[W+10.5]",
                                                                         b"RE[W+20.5]"))

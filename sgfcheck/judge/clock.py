@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.judge.interface import EngineError
+from sgfcheck.judge.registry import shown_name
 from sgfcheck.limits import Limits
 
 
@@ -55,12 +56,6 @@ class TimeSpent(EngineError):
         self.bound = bound
 
 
-_SHOWN = {"katago": "KataGo", "gnugo": "GNU Go"}
-
-
-def shown_name(engine: str) -> str:
-    """An engine's name as people write it (``KataGo`` for ``katago``)."""
-    return _SHOWN.get(engine, engine)
 
 _BOUNDS: ContextVar[tuple[Bound, ...]] = ContextVar("sgfcheck_engine_bounds", default=())
 

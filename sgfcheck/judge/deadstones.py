@@ -30,6 +30,7 @@ from sgfcheck.judge.clock import asking
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.interface import EngineError, EngineJudgement
+from sgfcheck.judge.registry import entry, shown_name
 from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
 from sgfcheck.records.lines import Line, Move
@@ -198,11 +199,11 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                             answer.confidence.get(first, 0.0), c.share)
                     notes.append(f"{len(asked)} chain(s) the estimate could not decide "
                                  f"(uncertain, or less sure than {escalate_below:g}) decided by "
-                                 f"{_ENGINE_WORDS[asks]}")
+                                 f"{_decides_by(asks)}")
             else:
                 # Named on the command line and not asked: said, so that the count is not taken
                 # for the engine's.
-                notes.append(f"{_ENGINE_NAMES[asks]} not asked (--engine {asks.value}): every "
+                notes.append(f"{shown_name(asks.value)} not asked (--engine {asks.value}): every "
                              "chain the estimate decided is at least "
                              f"{escalate_below:g} sure, none uncertain; the dead stones are the "
                              "estimate's")
@@ -224,7 +225,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                              f"{'dead' if most_dead else 'alive'}, as most playouts left it")
             else:
                 notes.append(f"unsettled: {_chain_name(board, chain)} "
-                             f"({_stones(chain.stones)}): {_ENGINE_WORDS[asks]} gives it dead "
+                             f"({_stones(chain.stones)}): {_decides_by(asks)} gives it dead "
                              "with one side to move and alive with the other; counted alive")
         return DeadStones(points, Source.ESTIMATE, notes, judgement=found,
                           findings=findings, ownership=found.ownership)
@@ -273,8 +274,11 @@ def _chain_name(board: Board, chain: ChainVerdict) -> str:
     return f"{chain.colour.letter} {board.name(chain.stones[0])}"
 
 
-_ENGINE_WORDS = {EngineName.KATAGO: "KataGo's ownership", EngineName.GNUGO: "GNU Go"}
-_ENGINE_NAMES = {EngineName.KATAGO: "KataGo", EngineName.GNUGO: "GNU Go"}
+
+
+def _decides_by(engine: EngineName) -> str:
+    found = entry(engine.value)
+    return found.decides_by if found is not None else engine.value
 
 
 def to_move_after(line: Line) -> Colour:

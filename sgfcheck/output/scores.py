@@ -14,6 +14,7 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.escaping import visible
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.judge.registry import ENGINES
 from sgfcheck.margins import band_text, margin_text
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
@@ -281,14 +282,14 @@ _BASIS_WORDS = {
 }
 
 
-_SOURCE_WORDS = {Source.GNUGO: "GNU Go's dead stones", Source.KATAGO: "KataGo's dead stones",
+_SOURCE_WORDS = {**{e.source: f"{e.shown}'s dead stones" for e in ENGINES},
                  Source.USER_DEAD: "the dead stones you gave (--dead)",
                  Source.USER_ALIVE: "the stones as they stand, every one counted alive as "
                                     "asked (--alive or --dead-stones none)"}
 """Where the dead stones' source says more than the verdict's basis."""
 
 
-_DECIDERS = {Source.KATAGO: "KataGo", Source.GNUGO: "GNU Go", Source.RULES: "the rules"}
+_DECIDERS = {**{e.source: e.shown for e in ENGINES}, Source.RULES: "the rules"}
 """Who, besides the estimate, may decide a chain of the estimate's judgement."""
 
 

@@ -20,8 +20,9 @@ from sgfcheck.colour import Colour
 from sgfcheck.endgame.finish import objective_of
 from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
-from sgfcheck.judge.clock import per_file, per_game, shown_name
+from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
+from sgfcheck.judge.registry import FAILURES, shown_name
 from sgfcheck.points import point_name
 from sgfcheck.position.analysis import Position, analyse
 from sgfcheck.position.owners import PointOwners, point_owners
@@ -148,7 +149,7 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     asked = _score_game(report, replace(settings, dead_stones=judge, engine=EngineName.NONE),
                         compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
-                                            if f.code in (F.LIF_KATAGO, F.LIF_GNUGO, F.LIF_TIME)]
+                                            if f.code in FAILURES or f.code is F.LIF_TIME]
     if asked.result_check is None or asked.dead is None or failed:
         if failed and failed[0].code is F.LIF_TIME:
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "

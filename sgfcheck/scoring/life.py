@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.position.analysis import analyse
 from sgfcheck.replay.board import Board, Chain
 from sgfcheck.status import Source, Status
@@ -66,7 +67,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
         elif known and dead is not None:
             status = Status.DEAD if first in dead_points else Status.ALIVE
             source = dead.source
-            conf = None if dead.source in (Source.GNUGO, Source.KATAGO) else 1.0
+            conf = None if dead.source in ENGINE_SOURCES else 1.0
         else:
             status, source, conf = Status.UNKNOWN, Source.NONE, None
         if (status in (Status.ALIVE, Status.UNKNOWN) and first in seki

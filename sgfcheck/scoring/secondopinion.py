@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sgfcheck.judge.clock import shown_name
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.gnugo import find_gnugo
-from sgfcheck.judge.install import katago_usable
+from sgfcheck.judge.engines import installed
+from sgfcheck.judge.registry import ENGINES, shown_name
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.verdict import REASONS, CheckStatus, ResultCheck
 from sgfcheck.settings import DeadStoneChoice
@@ -50,13 +49,10 @@ def decides(engine: ResultCheck) -> bool:
 
 
 def second_judge() -> DeadStoneChoice | None:
-    """The engine asked for a second opinion: KataGo where it is installed, else GNU Go where it
-    is, else none."""
-    if katago_usable():
-        return DeadStoneChoice.KATAGO
-    if find_gnugo() is not None:
-        return DeadStoneChoice.GNUGO
-    return None
+    """The engine asked for a second opinion: the first of the registry's engines installed
+    (KataGo, else GNU Go), else none."""
+    found = next((e for e in ENGINES if installed(e.name)), None)
+    return DeadStoneChoice(found.name) if found is not None else None
 
 
 def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -> bool:

@@ -15,6 +15,7 @@ from sgfcheck.colour import BLACK
 from sgfcheck.endgame.finish import Finish
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
@@ -65,8 +66,8 @@ class Basis(StrEnum):
 
 
 _BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
-          Source.USER_ALIVE: Basis.USER, Source.GNUGO: Basis.ENGINE, Source.KATAGO: Basis.ENGINE,
-          Source.ESTIMATE: Basis.ESTIMATE}
+          Source.USER_ALIVE: Basis.USER, Source.ESTIMATE: Basis.ESTIMATE,
+          **{source: Basis.ENGINE for source in ENGINE_SOURCES}}
 
 
 def basis_of(dead: DeadStones, final: bool) -> Basis:

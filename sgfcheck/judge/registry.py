@@ -1,0 +1,62 @@
+"""The engines sgfcheck can ask about dead stones, one entry each: what every list of engines
+is made from (their names for people, the words a verdict uses, the finding an engine's failure
+is, whether its answer holds every point's ownership, and the order ``--engine auto`` asks them
+in for a second opinion). How each is started and found is :mod:`sgfcheck.judge.engines`'s.
+
+Adding an engine: its entry here (and a member of :class:`~sgfcheck.status.Source` named as its
+entry's value), its start and its finder in :mod:`sgfcheck.judge.engines`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sgfcheck import findings as F
+from sgfcheck.findings import Code
+from sgfcheck.status import Source
+
+
+@dataclass(frozen=True)
+class EngineEntry:
+    """One engine sgfcheck can ask."""
+
+    source: Source
+    """Its name on the command line (``--dead-stones``, ``--engine``) and in the JSON."""
+    shown: str
+    """Its name as people write it (``KataGo``)."""
+    decides_by: str
+    """What decides a chain when it is asked (``KataGo's ownership``)."""
+    failure: Code
+    """The finding its failure is (``LIF001``, ``LIF002``)."""
+    ownership: bool
+    """Its answer holds every point's ownership: a count may rest on its ownership of the
+    points inside living walls, not only on its dead stones."""
+
+    @property
+    def name(self) -> str:
+        return self.source.value
+
+
+ENGINES: tuple[EngineEntry, ...] = (
+    EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO, ownership=True),
+    EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO, ownership=False),
+)
+"""Every engine, in the order ``--engine auto`` asks for a second opinion (the first one
+installed)."""
+
+ENGINE_SOURCES = frozenset(e.source for e in ENGINES)
+"""The dead-stone sources that are engines."""
+
+FAILURES = frozenset(e.failure for e in ENGINES)
+"""The findings an engine's failure is."""
+
+
+def entry(name: str) -> EngineEntry | None:
+    """The engine of that name (``katago``), or None."""
+    return next((e for e in ENGINES if e.name == name), None)
+
+
+def shown_name(name: str) -> str:
+    """An engine's name as people write it (``KataGo`` for ``katago``); another name as it is."""
+    found = entry(name)
+    return found.shown if found is not None else name
