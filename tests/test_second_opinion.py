@@ -120,7 +120,7 @@ def test_every_list_of_engines_is_made_from_the_registry() -> None:
     from sgfcheck.scoring.verdict import _BASIS, Basis
     from sgfcheck.settings import EngineName
 
-    names = [e.name for e in registry.ENGINES]
+    names = [e.source.value for e in registry.ENGINES]
     assert names == ["katago", "gnugo"]  # the order --engine auto asks them in
     assert set(engines.ENGINES) == set(engines.INSTALLED) == set(names)
     assert set(names) <= {c.value for c in DeadStoneChoice} & {c.value for c in EngineName}

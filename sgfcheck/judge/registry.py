@@ -32,10 +32,6 @@ class EngineEntry:
     """Its answer holds every point's ownership: a count may rest on its ownership of the
     points inside living walls, not only on its dead stones."""
 
-    @property
-    def name(self) -> str:
-        return self.source.value
-
 
 ENGINES: tuple[EngineEntry, ...] = (
     EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO, ownership=True),
@@ -53,7 +49,7 @@ FAILURES = frozenset(e.failure for e in ENGINES)
 
 def entry(name: str) -> EngineEntry | None:
     """The engine of that name (``katago``), or None."""
-    return next((e for e in ENGINES if e.name == name), None)
+    return next((e for e in ENGINES if e.source.value == name), None)
 
 
 def shown_name(name: str) -> str:

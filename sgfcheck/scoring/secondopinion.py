@@ -51,8 +51,8 @@ def decides(engine: ResultCheck) -> bool:
 def second_judge() -> DeadStoneChoice | None:
     """The engine asked for a second opinion: the first of the registry's engines installed
     (KataGo, else GNU Go), else none."""
-    found = next((e for e in ENGINES if installed(e.name)), None)
-    return DeadStoneChoice(found.name) if found is not None else None
+    found = next((e for e in ENGINES if installed(e.source.value)), None)
+    return DeadStoneChoice(found.source.value) if found is not None else None
 
 
 def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -> bool:
