@@ -403,6 +403,22 @@ def test_score_of_several_games_ends_with_one_line_a_game() -> None:
     assert "one line each" not in one.stdout  # one game: its answer is the first line already
 
 
+def test_a_file_of_several_games_leads_with_their_answers(tmp_path: Path) -> None:
+    """Issue 62 (4): a director scoring a collection read hundreds of lines before the answers;
+    a file of several games now leads with one line a game (a stub cut in the opening names no
+    count), its games' tables after, and no closing list repeats them."""
+    both = tmp_path / "two.sgf"
+    both.write_bytes(b"(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]RE[W+0.0];B[cc];W[gg])"
+                     + (FIXTURES / "seki.sgf").read_bytes())
+    lines = runner.invoke(app, ["score", "--engine", "none", "--wide", str(both)]).stdout
+    assert lines.splitlines()[:4] == [
+        "2 games, one line each:",
+        f"{both} game 1: NOT SCORED RE[W+0.0]",
+        f"{both} game 2: MATCH RE[B+3.5], counted B+3.5 (japanese, komi 0.5)",
+        ""]
+    assert lines.count("one line each") == 1
+
+
 def test_usage_errors_are_one_line_in_one_style_with_the_near_spelling() -> None:
     """Issue 52: ``--dead-stones magic`` was a boxed panel, ``--rules chinees`` a one-liner, and
     neither suggested the near spelling."""

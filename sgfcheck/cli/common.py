@@ -473,7 +473,8 @@ def _each_input(files: list[str], inputs: Iterable[LoadedFile | Skipped], quiet:
                 f" ({tally.skipped} file(s) skipped, each said above)" if tally.skipped
                 else ": no file found in " + ", ".join(files)))
         games = len(tally.brief)
-        if games > 1:  # the answers together, one line a game
+        if games > 1 and tally.read > 1:  # the answers together, one line a game (a file of
+            # several games leads with its own)
             from sgfcheck.output.text import wrap_line
 
             show("\n".join(["", f"{games} games, one line each:",

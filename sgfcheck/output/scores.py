@@ -168,6 +168,8 @@ def render_score_text(report: FileScore, markdown: bool = False,
             out.append(f"{visible(report.path)}: {f.code.code} {f.message}")
     if report.check.unreadable:
         out.append(f"{visible(report.path)}: UNREADABLE")
+    if len(report.games) > 1 and not markdown:  # the answers first, then each game's count
+        out += [f"{len(report.games)} games, one line each:", *brief_lines(report), ""]
     for game in report.games:
         g = game.check.game
         title = f"{visible(report.path)} game {g.index + 1}"
@@ -323,7 +325,7 @@ def brief_lines(report: FileScore) -> list[str]:
         raw = game.check.result.raw
         recorded = f"RE[{raw}]" if raw is not None else "no RE"
         line = f"{where}: {rc.status.value.upper().replace('-', ' ')} {recorded}"
-        if game.scores:
+        if game.scores and worth_counting(game):
             row = game.scores[game.reading_row]
             line += f", counted {row.result_text} ({row.ruleset.name}, komi {row.ruleset.komi:g})"
         out.append(line)
