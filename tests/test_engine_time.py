@@ -370,3 +370,24 @@ def test_a_file_past_its_time_limit_keeps_every_games_check(
     assert [f["code"] for f in rows[0]["file_findings"]] == ["SGF031"]
     assert "the games from game" in rows[0]["file_findings"][0]["message"]
     assert rows[1]["result_check"] is None and rows[2]["result_check"] is None
+
+
+def test_engines_list_found_does_not_start_katago(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 62 (3): ``engines list`` takes seconds (KataGo loads its network to answer one
+    question); ``--found`` says what is installed without starting it. The stand-in here never
+    becomes ready: started, it would hold the command for its whole bound."""
+    from typer.testing import CliRunner
+
+    from sgfcheck.cli.app import app
+    from sgfcheck.judge import install
+
+    monkeypatch.setattr(install, "opencl_present", lambda: True)
+    env = fake_katago(tmp_path, NEVER_READY)
+    result = CliRunner().invoke(app, ["engines", "list", "--found"],
+                                env={"COLUMNS": "100000", **env})  # no line wrapped
+    katago = next(line for line in result.output.splitlines() if line.startswith("katago:"))
+    assert katago == (f"katago: usable - {env['SGFCHECK_KATAGO']}, model "
+                      f"{env['SGFCHECK_KATAGO_MODEL']}, config {env['SGFCHECK_KATAGO_CONFIG']}; "
+                      "found (not started)")
+    assert not list(tmp_path.glob("katago.log"))  # never run

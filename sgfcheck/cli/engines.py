@@ -42,14 +42,20 @@ def engines_install(
         typer.echo(f"KataGo needs an OpenCL driver to run on this machine: {OPENCL_HELP}")
 
 
-@app.command("list", epilog=examples("sgfcheck engines list"))
-def engines_list() -> None:
+@app.command("list", epilog=examples("sgfcheck engines list",
+                                     "sgfcheck engines list --found"))
+def engines_list(
+    found: Annotated[bool, typer.Option(
+        "--found", metavar="", help="Say what is installed without starting KataGo (its start "
+        "takes seconds: loading its network); usable then means found, with its OpenCL "
+        "driver.")] = False,
+) -> None:
     """Say which engines are installed and usable (KataGo is started and asked once).
     Exit status 1 when none is usable."""
     from sgfcheck.judge.install import engine_statuses
     from sgfcheck.output.text import wrap_line
 
-    statuses = engine_statuses()
+    statuses = engine_statuses(try_katago=not found)
     for status in statuses:
         say(wrap_line(f"{status.name}: {'usable' if status.usable else 'not usable'} - "
                       f"{status.detail}", width(False)))

@@ -114,7 +114,7 @@ def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
                                 f"{where}; no OpenCL driver: {OPENCL_HELP}"))
         return out
     if not try_katago:
-        out.append(EngineStatus(Source.KATAGO.value, True, where))
+        out.append(EngineStatus(Source.KATAGO.value, True, f"{where}; found (not started)"))
         return out
     try:
         engine = KataGo(setup)
