@@ -692,6 +692,67 @@ static PyObject *empty_owners(PyObject *self, PyObject *args) {
 
 static PyObject *int_list(const int *v, int n);
 
+/* One ownership value (a float, or an int) of a sequence held as a fast sequence. */
+static int owned(PyObject *seq, int p, double *v) {
+    if (p >= PySequence_Fast_GET_SIZE(seq)) {
+        PyErr_SetString(PyExc_ValueError, "ownership array size");
+        return -1;
+    }
+    *v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, p));
+    return (*v == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* point_owners(colour, dame, first_black, first_white, agreed, w, h) -> (settled, colours, open,
+ * dame): owners.point_owners. Each point of ``dame`` that is empty is settled for a colour when
+ * both sides' ownership (None: no ownership) give it that colour at least ``agreed`` (colours: 1
+ * or 2 for each settled point), else dame between stones of both colours, else open. */
+static PyObject *point_owners(PyObject *self, PyObject *args) {
+    Py_buffer col; PyObject *dame_list, *fb, *fw; double agreed; int w, h; Geo *g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OOOdii", &col, &dame_list, &fb, &fw, &agreed, &w, &h))
+        return NULL;
+    PyObject *out = NULL, *dl = NULL, *sb = NULL, *sw = NULL;
+    int settled[MAXP], colours[MAXP], open_points[MAXP], dame[MAXP];
+    int ns = 0, no = 0, nd = 0;
+    if (get_board(&col, &w, &h, &g) != 0) goto done;
+    dl = PySequence_Fast(dame_list, "dame: a sequence");
+    if (!dl) goto done;
+    int ownership = fb != Py_None && fw != Py_None;
+    if (ownership) {
+        sb = PySequence_Fast(fb, "ownership: a sequence");
+        sw = sb ? PySequence_Fast(fw, "ownership: a sequence") : NULL;
+        if (!sw) goto done;
+    }
+    const unsigned char *c = col.buf;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(dl);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long p = PyLong_AsLong(PySequence_Fast_GET_ITEM(dl, i));
+        if (p == -1 && PyErr_Occurred()) goto done;
+        if (p < 0 || p >= g->n) { PyErr_SetString(PyExc_ValueError, "dame point"); goto done; }
+        if (c[p] != EMPTY) continue;
+        if (ownership) {
+            double b, ww;
+            if (owned(sb, (int)p, &b) || owned(sw, (int)p, &ww)) goto done;
+            if (b >= agreed && ww >= agreed) { settled[ns] = (int)p; colours[ns++] = 1; continue; }
+            if (b <= -agreed && ww <= -agreed) { settled[ns] = (int)p; colours[ns++] = 2; continue; }
+        }
+        int touching = 0;
+        for (int k = 0; k < g->nn[p]; k++) touching |= c[g->nb[p][k]];
+        if ((touching & 3) == 3) dame[nd++] = (int)p;
+        else open_points[no++] = (int)p;
+    }
+    {
+        PyObject *a = int_list(settled, ns), *b = int_list(colours, ns);
+        PyObject *o = int_list(open_points, no), *d = int_list(dame, nd);
+        if (a && b && o && d) out = Py_BuildValue("(NNNN)", a, b, o, d);
+        else { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(o); Py_XDECREF(d); }
+    }
+done:
+    Py_XDECREF(dl); Py_XDECREF(sb); Py_XDECREF(sw);
+    PyBuffer_Release(&col);
+    return out;
+}
+
 /* census(colour, owner, w, h) -> Census: own empty points of black and white, the dame, the
  * stones of black and white (the counting loop of position.analyse). */
 static PyObject *census(PyObject *self, PyObject *args) {
@@ -2227,6 +2288,7 @@ static PyMethodDef methods[] = {
     {"empty_owners", empty_owners, METH_VARARGS, "position.empty_owners"},
     {"areas", areas, METH_VARARGS, "position.areas"},
     {"census", census, METH_VARARGS, "the counting loop of position.analyse"},
+    {"point_owners", point_owners, METH_VARARGS, "owners.point_owners: settled, open, dame"},
     {"simple_moves", simple_moves, METH_VARARGS, "the common nodes of records.lines.extract_line"},
     {"move_points", move_points, METH_VARARGS, "the moves of symmetry.sequence_key"},
     {"remap16", remap16, METH_VARARGS, "points through a symmetry table"},

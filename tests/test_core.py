@@ -197,6 +197,41 @@ def test_analysis_pieces_agree(monkeypatch: pytest.MonkeyPatch) -> None:
                                                                                        owner)
 
 
+def test_point_owners_agree_point_for_point() -> None:
+    """Issue 64: the points a count gives nobody (settled for a colour where both sides'
+    ownership agree at AGREED or beyond, dame between both colours, open otherwise) in the
+    compiled core and in Python, on random positions with random ownership (values on the
+    threshold itself included), with none, and with the estimate's own."""
+    from sgfcheck.position import owners
+
+    rng = random.Random(64)
+    edge = [owners.AGREED, -owners.AGREED, 1.0, -1.0, 0.0]
+    for i in range(600):
+        width, height = SIZES[i % len(SIZES)]
+        board = random_board(rng, width, height)
+        dead = {p for p in range(width * height) if board.colour[p] and rng.random() < 0.1}
+        where = position.analyse(board, dead)
+        n = width * height
+        for ownership in (None,
+                          ([rng.choice(edge) if rng.random() < 0.3 else rng.uniform(-1, 1)
+                            for _ in range(n)],
+                           [rng.choice(edge) if rng.random() < 0.3 else rng.uniform(-1, 1)
+                            for _ in range(n)])):
+            fast = owners.point_owners(where, ownership)
+            ref = owners._point_owners(where, ownership)
+            assert fast == ref, (i, width, height)
+            assert list(fast.settled) == list(ref.settled)  # in the same order
+    from sgfcheck.scoring.adjudicate import score_file
+
+    for name in ("ko.sgf", "stopped-far-9x9.sgf", "open-boundary-9x9.sgf"):
+        (scored,) = score_file(FIXTURES / name, Settings(dead_stones=DeadStoneChoice.ESTIMATE,
+                                                        engine="none")).games  # type: ignore[arg-type]
+        assert scored.position is not None and scored.dead is not None
+        ownership = scored.dead.ownership
+        assert owners.point_owners(scored.position, ownership) == owners._point_owners(
+            scored.position, ownership), name
+
+
 def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fixtures built for seki, bent four and false eyes: the same statuses both ways."""
     from sgfcheck.output.schema import file_score_dict, json_text
