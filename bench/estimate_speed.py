@@ -5,7 +5,8 @@ Board.play replay of the same bytes in the same run (target of issue 64: 0.3x sg
 
 Figures, sgfmill's and sgfcheck's runs alternating so that both see the same machine:
 
-- the whole command: the median of ``--runs`` wall times, and sgfmill's time over it;
+- the whole command: the median of ``--runs`` wall times, and sgfmill's time over it; the
+  same with ``--jobs 2``, and its speed-up over ``--jobs 1`` (target 1.8x on two cores);
 - one file at a time in this process (``score_loaded`` of the batch's settings, the read
   included): the median, mean and slowest milliseconds a file, and sgfmill's per file.
 
@@ -33,8 +34,8 @@ from replay_speed import sgfmill_replay
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus"
 SEED = 64
-BATCH = ["batch", "--jobs", "1", "--dead-stones", "estimate", "--engine", "none",
-         "--fail-on", "never", "--quiet"]
+BATCH = ["batch", "--dead-stones", "estimate", "--engine", "none", "--fail-on", "never",
+         "--quiet"]
 
 
 def sample(files: int) -> list[Path]:
@@ -73,10 +74,10 @@ def sgfcheck_each(datas: list[bytes]) -> list[float]:
     return out
 
 
-def whole(command: list[str], folder: Path, report: Path) -> float:
+def whole(command: list[str], folder: Path, report: Path, jobs: int = 1) -> float:
     start = time.perf_counter()
-    subprocess.run([*command, *BATCH, str(folder), "--out", str(report)], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([*command, *BATCH, "--jobs", str(jobs), str(folder), "--out", str(report)],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
@@ -103,10 +104,11 @@ def main() -> int:
         folder.mkdir()
         for k, data in enumerate(datas):  # a flat folder: the same files for every run
             (folder / f"{k:05d}.sgf").write_bytes(data)
-        base, mine, other = [], [], []
+        base, mine, other, two = [], [], [], []
         for _ in range(args.runs):
             base.append(sum(sgfmill_each(datas)))
             mine.append(whole(ours, folder, Path(tmp) / "ours.jsonl"))
+            two.append(whole(ours, folder, Path(tmp) / "two.jsonl", jobs=2))
             if theirs is not None:
                 other.append(whole(theirs, folder, Path(tmp) / "theirs.jsonl"))
         sgfmill = statistics.median(base)
@@ -114,6 +116,9 @@ def main() -> int:
               f"({sgfmill / len(datas) * 1000:.2f} ms a file)")
         print(f"batch --dead-stones estimate, whole command: {statistics.median(mine):.2f} s, "
               f"{sgfmill / statistics.median(mine):.3f}x sgfmill")
+        print(f"  --jobs 2: {statistics.median(two):.2f} s, "
+              f"{statistics.median(mine) / statistics.median(two):.2f}x --jobs 1; the same rows: "
+              f"{'yes' if rows(Path(tmp) / 'two.jsonl') == rows(Path(tmp) / 'ours.jsonl') else 'NO'}")
         if theirs is not None:
             print(f"  {args.against}: {statistics.median(other):.2f} s, "
                   f"{sgfmill / statistics.median(other):.3f}x sgfmill")
