@@ -116,9 +116,10 @@ def main() -> int:
               f"({sgfmill / len(datas) * 1000:.2f} ms a file)")
         print(f"batch --dead-stones estimate, whole command: {statistics.median(mine):.2f} s, "
               f"{sgfmill / statistics.median(mine):.3f}x sgfmill")
+        same = rows(Path(tmp) / "two.jsonl") == rows(Path(tmp) / "ours.jsonl")
         print(f"  --jobs 2: {statistics.median(two):.2f} s, "
               f"{statistics.median(mine) / statistics.median(two):.2f}x --jobs 1; the same rows: "
-              f"{'yes' if rows(Path(tmp) / 'two.jsonl') == rows(Path(tmp) / 'ours.jsonl') else 'NO'}")
+              f"{'yes' if same else 'NO'}")
         if theirs is not None:
             print(f"  {args.against}: {statistics.median(other):.2f} s, "
                   f"{sgfmill / statistics.median(other):.3f}x sgfmill")
