@@ -408,12 +408,12 @@ def test_a_file_of_several_games_leads_with_their_answers(tmp_path: Path) -> Non
     a file of several games now leads with one line a game (a stub cut in the opening names no
     count), its games' tables after, and no closing list repeats them."""
     both = tmp_path / "two.sgf"
-    both.write_bytes(b"(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]RE[W+0.0];B[cc];W[gg])"
+    both.write_bytes((FIXTURES / "stub-3-moves.sgf").read_bytes()
                      + (FIXTURES / "seki.sgf").read_bytes())
     lines = runner.invoke(app, ["score", "--engine", "none", "--wide", str(both)]).stdout
     assert lines.splitlines()[:4] == [
         "2 games, one line each:",
-        f"{both} game 1: NOT SCORED RE[W+0.0]",
+        f"{both} game 1: NOT SCORED RE[W+0.5]",
         f"{both} game 2: MATCH RE[B+3.5], counted B+3.5 (japanese, komi 0.5)",
         ""]
     assert lines.count("one line each") == 1

@@ -335,6 +335,22 @@ def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
                                 "board still open to both colours)")
 
 
+def test_a_record_whose_points_the_judgement_settles_is_worth_counting() -> None:
+    """RES143 is for a record where no point is anyone's, neither enclosed nor settled: a Fox
+    professional game stopped at move 125 encloses nothing yet, but the judgement settles 70
+    points for Black and 54 for White; it is a game stopped far from the end (RES122), its
+    count shown, not a stub."""
+    path = PRO / "Pro" / "3p" / "1420636680019999619.sgf"
+    if not path.exists():
+        pytest.skip(f"shared corpus not found at {PRO}")
+    game = scored(path)
+    rc = game.result_check
+    assert rc is not None and (rc.status, rc.code) == ("unverifiable", "RES122")
+    own = game.scores[0]
+    assert (own.black.empty, own.black.settled, own.white.empty, own.white.settled) == (
+        0, 70, 0, 54)
+
+
 @pytest.mark.parametrize(("name", "result"), [
     ("stopped-early.sgf", "W+0.0"),   # 9x9, six moves: nothing is anyone's yet
     ("stopped-early.sgf", "B+10.5"),

@@ -193,9 +193,10 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
         out.reason = f"no recorded score ({result.note or result.kind})"
         return out
     base = outcomes[0].score
-    if not final and all(side.empty == 0 for _, side in base.sides()):
-        # A record cut off in the opening (a stub of a few moves): nothing is anyone's yet, so
-        # its count (komi against nothing) says nothing about RE; no band or engine can.
+    if not final and all(side.empty == 0 and side.settled == 0 for _, side in base.sides()):
+        # A record cut off in the opening (a stub of a few moves): nothing is anyone's yet,
+        # neither enclosed nor settled by the judgement, so its count (komi against nothing)
+        # says nothing about RE; no band or engine can.
         out.decide(CheckStatus.NOT_SCORED, "RES143")
         out.reason = ("the record stops before any position worth counting: no point of the "
                       "board is anyone's yet")

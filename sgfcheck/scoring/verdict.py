@@ -116,7 +116,7 @@ REASONS: dict[str, str] = {
     "RES141": "not scored: the game ended by resignation, time or forfeit",
     "RES142": "not scored: no recorded score",
     "RES143": "not scored: the record stops before any position worth counting (no point of "
-              "the board is anyone's yet)",
+              "the board is anyone's yet, neither enclosed nor settled by the judgement)",
 }
 """Every reason a verdict on RE is reached for: its stable code (``result_check.code`` in the
 JSON) and what it means (the manual's findings page lists them)."""
