@@ -97,7 +97,8 @@ class GameScore:
     """One game counted under its own ruleset and the rows asked for, and the verdict on its
     RE: built once by :func:`~sgfcheck.scoring.adjudicate.score_game`, never changed after.
     Its parts: the check, the position judged, the table of counts, the verdict weighed, or why
-    there is nothing to count; what only a picture asks is worked out when first asked."""
+    there is nothing to count; what only a picture asks is worked out from it when asked,
+    nothing written into it."""
 
     check: GameReport
     judged: Judgement | None = None
