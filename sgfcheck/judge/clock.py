@@ -56,7 +56,6 @@ class TimeSpent(EngineError):
         self.bound = bound
 
 
-
 _BOUNDS: ContextVar[tuple[Bound, ...]] = ContextVar("sgfcheck_engine_bounds", default=())
 
 

@@ -30,7 +30,7 @@ from sgfcheck.judge.clock import asking
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.interface import EngineError, EngineJudgement
-from sgfcheck.judge.registry import entry, shown_name
+from sgfcheck.judge.registry import BY_NAME, shown_name
 from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
 from sgfcheck.records.lines import Line, Move
@@ -199,7 +199,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                             answer.confidence.get(first, 0.0), c.share)
                     notes.append(f"{len(asked)} chain(s) the estimate could not decide "
                                  f"(uncertain, or less sure than {escalate_below:g}) decided by "
-                                 f"{_decides_by(asks)}")
+                                 f"{BY_NAME[asks.value].decides_by}")
             else:
                 # Named on the command line and not asked: said, so that the count is not taken
                 # for the engine's.
@@ -225,8 +225,9 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                              f"{'dead' if most_dead else 'alive'}, as most playouts left it")
             else:
                 notes.append(f"unsettled: {_chain_name(board, chain)} "
-                             f"({_stones(chain.stones)}): {_decides_by(asks)} gives it dead "
-                             "with one side to move and alive with the other; counted alive")
+                             f"({_stones(chain.stones)}): {BY_NAME[asks.value].decides_by} "
+                             "gives it dead with one side to move and alive with the other; "
+                             "counted alive")
         return DeadStones(points, Source.ESTIMATE, notes, judgement=found,
                           findings=findings, ownership=found.ownership)
 
@@ -272,13 +273,6 @@ def _bent_four(board: Board, found: Judgement, ruleset: Ruleset) -> list[str]:
 
 def _chain_name(board: Board, chain: ChainVerdict) -> str:
     return f"{chain.colour.letter} {board.name(chain.stones[0])}"
-
-
-
-
-def _decides_by(engine: EngineName) -> str:
-    found = entry(engine.value)
-    return found.decides_by if found is not None else engine.value
 
 
 def to_move_after(line: Line) -> Colour:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from sgfcheck.judge.gnugo import GnuGo, find_gnugo
+from sgfcheck.judge.install import katago_usable
 from sgfcheck.judge.interface import Engine
 from sgfcheck.judge.katago import start_katago
 from sgfcheck.status import Source
@@ -15,15 +16,11 @@ ENGINES: dict[str, Callable[[], Engine]] = {Source.GNUGO.value: GnuGo,
 """Every engine of the registry, by name: a function that gives it running (raises
 :class:`~sgfcheck.judge.interface.EngineError`)."""
 
-def _katago_usable() -> bool:
-    from sgfcheck.judge.install import katago_usable  # its setup's imports: only when asked
-
-    return katago_usable()
-
 
 INSTALLED: dict[str, Callable[[], bool]] = {Source.GNUGO.value: lambda: find_gnugo() is not None,
-                                            Source.KATAGO.value: _katago_usable}
+                                            Source.KATAGO.value: katago_usable}
 """Whether each engine of the registry is installed here (and, for KataGo, can run)."""
+
 
 def installed(name: str) -> bool:
     """The engine of that name is installed here."""

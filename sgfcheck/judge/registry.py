@@ -1,7 +1,8 @@
 """The engines sgfcheck can ask about dead stones, one entry each: what every list of engines
 is made from (their names for people, the words a verdict uses, the finding an engine's failure
-is, whether its answer holds every point's ownership, and the order ``--engine auto`` asks them
-in for a second opinion). How each is started and found is :mod:`sgfcheck.judge.engines`'s.
+is, and the order ``--engine auto`` asks them in for a second opinion). Whether a count rests on
+an engine's ownership is read from its answer, not listed here. How each is started and found
+is :mod:`sgfcheck.judge.engines`'s.
 
 Adding an engine: its entry here (and a member of :class:`~sgfcheck.status.Source` named as its
 entry's value), its start and its finder in :mod:`sgfcheck.judge.engines`.
@@ -28,14 +29,11 @@ class EngineEntry:
     """What decides a chain when it is asked (``KataGo's ownership``)."""
     failure: Code
     """The finding its failure is (``LIF001``, ``LIF002``)."""
-    ownership: bool
-    """Its answer holds every point's ownership: a count may rest on its ownership of the
-    points inside living walls, not only on its dead stones."""
 
 
 ENGINES: tuple[EngineEntry, ...] = (
-    EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO, ownership=True),
-    EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO, ownership=False),
+    EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO),
+    EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO),
 )
 """Every engine, in the order ``--engine auto`` asks for a second opinion (the first one
 installed)."""
@@ -47,12 +45,10 @@ FAILURES = frozenset(e.failure for e in ENGINES)
 """The findings an engine's failure is."""
 
 
-def entry(name: str) -> EngineEntry | None:
-    """The engine of that name (``katago``), or None."""
-    return next((e for e in ENGINES if e.source.value == name), None)
+BY_NAME = {e.source.value: e for e in ENGINES}
+"""Each engine by its name (``katago``)."""
 
 
 def shown_name(name: str) -> str:
     """An engine's name as people write it (``KataGo`` for ``katago``); another name as it is."""
-    found = entry(name)
-    return found.shown if found is not None else name
+    return BY_NAME[name].shown if name in BY_NAME else name

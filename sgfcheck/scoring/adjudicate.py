@@ -238,10 +238,8 @@ def _weighing(scoring: _Scoring, asked: Weighing, base: Score,
     dead, own = judgement.dead, base.ruleset
     own_as_judged = Outcome(asked.readings[0], AS_JUDGED, base, band,
                             finish=scoring.counts.solved_line(own))
-    owners = (_owners(scoring.counts, judgement.position, dead) if dead.ownership is not None
-              else None)
     quick = check_result(report.result, [own_as_judged], dead, judgement.final,
-                         open_share(judgement.position, owners),
+                         _open_share(scoring.counts, judgement.position, dead),
                          doubts=asked.doubts, rests_on=asked.conventions,
                          komi_unknown=asked.komi_unknown)
     exact = quick.reproduced == "margin"
@@ -342,8 +340,7 @@ def _weighed(scoring: _Scoring, asked: Weighing, own: Ruleset, result: Result
                 way.how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
             outcomes.append(Outcome(reading, way.how, score, band, settled, finish))
     return check_result(result, outcomes, dead, judgement.final,
-                        open_share(position, judged.owners if dead.ownership is not None
-                                   else None),
+                        _open_share(scoring.counts, position, dead, judged.owners),
                         doubts=asked.doubts,
                         rests_on=asked.conventions, komi_unknown=asked.komi_unknown,
                         name=rep.board.name), outcomes
@@ -430,6 +427,15 @@ def open_share(position: Position, owners: PointOwners | None = None) -> float:
     if owners is None:
         return len(position.dame) / len(position.colour)
     return (len(owners.open) + len(owners.dame)) / len(position.colour)
+
+
+def _open_share(counts: Counts, position: Position, dead: DeadStones,
+                owners: PointOwners | None = None) -> float:
+    """:func:`open_share` of the position as judged: read on its owners (``owners``, else its
+    counts') where the judge gave ownership."""
+    if dead.ownership is None:
+        return open_share(position)
+    return open_share(position, owners or _owners(counts, position, dead))
 
 
 def _owners(counts: Counts, position: Position, dead: DeadStones) -> PointOwners:
