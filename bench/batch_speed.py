@@ -89,7 +89,8 @@ def stages(listing: str, runs: int) -> dict[str, float | str | None]:
     options = BatchOptions.of(report_kind=ReportKind.JSONL, jobs=1)
     settings = options.settings
     sgf = [to_sgf(d).data for d in datas]  # the reader's input: what load_bytes hands it
-    reader = getattr(core.compiled, "parse_game", None)
+    # (core.BUILT; core.compiled in a checkout before the doors)
+    reader = getattr(getattr(core, "BUILT", getattr(core, "compiled", None)), "parse_game", None)
     n = len(datas)
 
     def sgfmill_parse(part: list[bytes]) -> None:

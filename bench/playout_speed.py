@@ -31,7 +31,7 @@ def main() -> int:
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    if core.compiled is None:
+    if core.BUILT is None:
         print(f"{core.describe()}: nothing to compare", file=sys.stderr)
         return 2
     boards = []
@@ -42,21 +42,19 @@ def main() -> int:
         boards.append(replay(game, game.main_line(), PRESETS["japanese"]).board)
         if len(boards) == args.games:
             break
-    fast = core.compiled
     took: dict[str, float] = {}
     same = True
-    for name, which in (("pure", None), ("compiled", fast)):
-        core.compiled = which
-        start = time.perf_counter()
-        runs = [Playouts(board, seed=i) for i, board in enumerate(boards)]
-        for run in runs:
-            run.run(args.playouts)
-        took[name] = time.perf_counter() - start
+    for name in ("pure", "compiled"):
+        with core.using(name):
+            start = time.perf_counter()
+            runs = [Playouts(board, seed=i) for i, board in enumerate(boards)]
+            for run in runs:
+                run.run(args.playouts)
+            took[name] = time.perf_counter() - start
         if name == "pure":
             reference = [(r.black, r.white) for r in runs]
         else:
             same = reference == [(r.black, r.white) for r in runs]
-    core.compiled = fast
     total = args.playouts * len(boards)
     print(f"{len(boards)} 19x19 end positions from {args.corpus}, {args.playouts} playouts each")
     for name in ("pure", "compiled"):

@@ -39,7 +39,7 @@ def main() -> int:
     if not root.is_dir():
         print(f"corpus not found: {root}", file=sys.stderr)
         return 2
-    if core.compiled is None:
+    if core.BUILT is None:
         print("the compiled core is not built: nothing to compare", file=sys.stderr)
         return 2
     settings = Settings(dead_stones=DeadStoneChoice.MARKUP)

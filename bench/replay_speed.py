@@ -166,15 +166,12 @@ def replay_per_move(datas: list[bytes]) -> dict[str, float]:
             except ValueError:
                 pass
     out = {"sgfmill": (clock() - t0) / moves * 1e6}
-    fast = core.compiled
-    cores = [("compiled", fast), ("pure", None)] if fast is not None else [("pure", None)]
-    for key, which in cores:
-        core.compiled = which
-        t0 = clock()
-        for _, _, record, line in games:
-            replay(record, line, PSK)
-        out[key] = (clock() - t0) / moves * 1e6
-    core.compiled = fast
+    for key in ("compiled", "pure") if core.BUILT is not None else ("pure",):
+        with core.using(key):
+            t0 = clock()
+            for _, _, record, line in games:
+                replay(record, line, PSK)
+            out[key] = (clock() - t0) / moves * 1e6
     return out
 
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
-COMPILED = core.compiled
+COMPILED = core.BUILT
 """The compiled core, or None. It is an optional build: the tests of it skip, saying so, where
 it is not built, except under ``SGFCHECK_REQUIRE_COMPILED=1`` (CI), where its absence fails."""
 if COMPILED is None and os.environ.get("SGFCHECK_REQUIRE_COMPILED") == "1":

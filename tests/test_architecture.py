@@ -130,3 +130,20 @@ def test_the_top_of_the_tree_holds_only_the_project() -> None:
     assert top <= {".ci", ".gitignore", "README.md", "pyproject.toml", "sgfcheck", "tests",
                    "fixtures", "bench", "docs", "mkdocs.yml", ".pre-commit-hooks.yaml"}, \
         sorted(top)
+
+
+def test_only_the_core_module_asks_which_core_runs() -> None:
+    """Every hot loop is a ``core.door`` with its compiled and pure implementations: no other
+    module reads which core is built or chosen, nor imports the compiled one itself."""
+    asking = re.compile(r"\bcore\.(BUILT|_chosen|compiled)\b|sgfcheck\._core|from sgfcheck "
+                        r"import _core")
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}"
+             for path in sorted(PACKAGE.rglob("*.py")) if path.name != "core.py"
+             for m in asking.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+    doors = [path.relative_to(PACKAGE).as_posix() for path in sorted(PACKAGE.rglob("*.py"))
+             if "core.door(" in path.read_text(encoding="utf-8")]
+    assert doors == ["endgame/localgame.py", "judge/benson.py", "judge/playout.py",
+                     "position/analysis.py", "position/owners.py", "position/referee.py",
+                     "records/lines.py", "records/syntax.py", "replay/replay.py",
+                     "run/symmetry.py"]

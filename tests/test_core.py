@@ -35,10 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = needs_compiled
 
 
-def pure(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core, "compiled", None)
-
-
 # --- random games -----------------------------------------------------------------------------
 
 SIZES = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (7, 3), (9, 9), (13, 13), (19, 19), (52, 52)]
@@ -120,7 +116,7 @@ def corpus_files(limit: int, pattern: str = "*") -> list[Path]:
     return random.Random(17).sample(files, min(limit, len(files)))
 
 
-def test_real_records_replay_identically(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_records_replay_identically() -> None:
     from sgfcheck.rules.presets import PRESETS
     paths = corpus_files(600)
     compared = 0
@@ -128,9 +124,8 @@ def test_real_records_replay_identically(monkeypatch: pytest.MonkeyPatch) -> Non
         for preset in ("japanese", "chinese", "aga", "tromp-taylor"):
             rules = PRESETS[preset]
             fast = replay.replay(game, line, rules)
-            monkeypatch.setattr(core, "compiled", None)
-            ref = replay.replay(game, line, rules)
-            monkeypatch.setattr(core, "compiled", COMPILED)
+            with core.using("pure"):
+                ref = replay.replay(game, line, rules)
             assert fast.findings == ref.findings
             assert (fast.board.colour, fast.board.hash) == (ref.board.colour, ref.board.hash)
             assert (fast.moves, fast.prisoners, fast.passes, fast.plays, fast.setup_stones,
@@ -157,7 +152,7 @@ def random_board(rng: random.Random, width: int, height: int) -> Board:
     return board
 
 
-def test_analysis_and_proofs_agree_on_random_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_analysis_and_proofs_agree_on_random_positions() -> None:
     rng = random.Random(5)
     for i in range(1500):
         width, height = SIZES[i % len(SIZES)] if i % 3 else (rng.randrange(1, 20),
@@ -168,18 +163,17 @@ def test_analysis_and_proofs_agree_on_random_positions(monkeypatch: pytest.Monke
         fast_judged = (fast_pos.referee, fast_pos.seki_empty, fast_pos.seki_stones,
                        fast_pos.must_fill, fast_pos.groups)
         fast_proof = benson.prove(board)
-        monkeypatch.setattr(core, "compiled", None)
-        ref_pos = position.analyse(board, dead)
-        ref_judged = (ref_pos.referee, ref_pos.seki_empty, ref_pos.seki_stones,
-                      ref_pos.must_fill, ref_pos.groups)
-        ref_proof = benson.prove(board)
-        monkeypatch.setattr(core, "compiled", COMPILED)
+        with core.using("pure"):
+            ref_pos = position.analyse(board, dead)
+            ref_judged = (ref_pos.referee, ref_pos.seki_empty, ref_pos.seki_stones,
+                          ref_pos.must_fill, ref_pos.groups)
+            ref_proof = benson.prove(board)
         assert fast_pos == ref_pos, (i, width, height)
         assert fast_judged == ref_judged, (i, width, height)
         assert fast_proof == ref_proof, (i, width, height)
 
 
-def test_analysis_pieces_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_analysis_pieces_agree() -> None:
     """Owners, areas and the census one by one."""
     assert COMPILED is not None
     rng = random.Random(11)
@@ -232,7 +226,7 @@ def test_point_owners_agree_point_for_point() -> None:
             scored.position, ownership), name
 
 
-def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_seki_and_bent_four_positions_agree() -> None:
     """The fixtures built for seki, bent four and false eyes: the same statuses both ways."""
     from sgfcheck.output.schema import file_score_dict, json_text
     from sgfcheck.scoring.adjudicate import score_file
@@ -241,9 +235,8 @@ def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> 
         path = FIXTURES / name
         options = Settings(dead_stones=DeadStoneChoice.ESTIMATE)
         fast = score_file(str(path), options)
-        monkeypatch.setattr(core, "compiled", None)
-        ref = score_file(str(path), options)
-        monkeypatch.setattr(core, "compiled", COMPILED)
+        with core.using("pure"):
+            ref = score_file(str(path), options)
         assert json_text(file_score_dict(fast)) == json_text(file_score_dict(ref)), name
         if name == "seki.sgf":  # the seki is found, with its empty points, both ways
             assert file_score_dict(fast)["games"][0]["seki"] == {"black": ["A7"],
@@ -252,7 +245,7 @@ def test_seki_and_bent_four_positions_agree(monkeypatch: pytest.MonkeyPatch) -> 
 
 # --- playouts ----------------------------------------------------------------------------------
 
-def test_playouts_identical_to_the_random_number(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_playouts_identical_to_the_random_number() -> None:
     rng = random.Random(3)
     for i in range(120):
         width, height = SIZES[i % (len(SIZES) - 1)]  # 52x52 playouts are slow in Python
@@ -261,11 +254,10 @@ def test_playouts_identical_to_the_random_number(monkeypatch: pytest.MonkeyPatch
         fast = Playouts(board, seed=seed, local=rng.choice([0.0, 0.5, 1.0]))
         fast.run(3)
         fast.run(2, WHITE)
-        monkeypatch.setattr(core, "compiled", None)
-        ref = Playouts(board, seed=seed, local=fast.local)
-        ref.run(3)
-        ref.run(2, WHITE)
-        monkeypatch.setattr(core, "compiled", COMPILED)
+        with core.using("pure"):
+            ref = Playouts(board, seed=seed, local=fast.local)
+            ref.run(3)
+            ref.run(2, WHITE)
         assert (fast.black, fast.white, fast.count) == (ref.black, ref.white, ref.count), i
         assert fast.rng.getstate() == ref.rng.getstate()
 
@@ -273,16 +265,15 @@ def test_playouts_identical_to_the_random_number(monkeypatch: pytest.MonkeyPatch
 # --- whole files: rows, statuses and scores ----------------------------------------------------
 
 @pytest.mark.parametrize("dead_stones", [DeadStoneChoice.MARKUP, DeadStoneChoice.ESTIMATE])
-def test_whole_files_give_the_same_rows(monkeypatch: pytest.MonkeyPatch,
-                                        dead_stones: DeadStoneChoice) -> None:
+def test_whole_files_give_the_same_rows(dead_stones: DeadStoneChoice) -> None:
     limit = 400 if dead_stones is DeadStoneChoice.MARKUP else 60
     paths = corpus_files(limit) + sorted(FIXTURES.glob("*.sgf"))
     options = BatchOptions.of(jobs=1, dead_stones=dead_stones, compare=("japanese", "chinese",
                                                                        "aga", "ing", "nz"))
     items = [WorkItem(str(p), None, p.read_bytes()) for p in paths]
     fast = [process_item(item, options) for item in items]
-    monkeypatch.setattr(core, "compiled", None)
-    ref = [process_item(item, options) for item in items]
+    with core.using("pure"):
+        ref = [process_item(item, options) for item in items]
     for a, b, item in zip(fast, ref, items, strict=True):
         assert a.rows == b.rows, item.path
         assert a.games == b.games, item.path
@@ -348,7 +339,7 @@ def random_nodes(rng: random.Random) -> list[dict[str, list[bytes]]]:
     return nodes
 
 
-def test_move_reading_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_move_reading_agrees() -> None:
     """The nodes the compiled core reads (plain moves) and those it leaves to Python (setup, PL,
     KO, two colours, several values, bad points, blanks) give the same line and findings."""
     from sgfcheck.records.lines import extract_line
@@ -357,27 +348,25 @@ def test_move_reading_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
         width, height = SIZES[i % len(SIZES)]
         nodes = random_nodes(rng)
         fast = extract_line(width, height, [], nodes, [])
-        monkeypatch.setattr(core, "compiled", None)
-        ref = extract_line(width, height, [], nodes, [])
-        monkeypatch.setattr(core, "compiled", COMPILED)
+        with core.using("pure"):
+            ref = extract_line(width, height, [], nodes, [])
         assert (fast.events, fast.findings) == (ref.events, ref.findings), (i, nodes)
         assert [type(e) for e in fast.events] == [type(e) for e in ref.events]
 
 
-def test_real_lines_read_identically(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_lines_read_identically() -> None:
     compared = 0
     for path in corpus_files(800):
         for game in load_bytes(path.read_bytes(), str(path)).games:
             fast = game.main_line()
-            monkeypatch.setattr(core, "compiled", None)
-            ref = game.main_line()
-            monkeypatch.setattr(core, "compiled", COMPILED)
+            with core.using("pure"):
+                ref = game.main_line()
             assert (fast.events, fast.findings) == (ref.events, ref.findings), path
             compared += 1
     assert compared >= 800
 
 
-def test_game_identity_keys_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_game_identity_keys_agree() -> None:
     """Duplicate keys (symmetry.sequence_key) are the same bytes from either core, so reports,
     --resume and report merge agree across machines with and without the compiled core."""
     from sgfcheck.run.symmetry import sequence_key
@@ -386,9 +375,8 @@ def test_game_identity_keys_agree(monkeypatch: pytest.MonkeyPatch) -> None:
         for game in load_bytes(path.read_bytes(), str(path)).games:
             line = game.main_line()
             fast = sequence_key(game, line)
-            monkeypatch.setattr(core, "compiled", None)
-            ref = sequence_key(game, line)
-            monkeypatch.setattr(core, "compiled", COMPILED)
+            with core.using("pure"):
+                ref = sequence_key(game, line)
             assert fast == ref, path
             keys += fast is not None
     assert keys >= 400
@@ -466,9 +454,8 @@ def test_region_games_agree(monkeypatch: pytest.MonkeyPatch) -> None:
             for eager, budget in ((3000, 10**6), (40, 10**6), (3000, 60)):
                 monkeypatch.setattr(localgame, "EAGER", eager)
                 fast = _region_games(board, territory, budget)
-                monkeypatch.setattr(core, "compiled", None)
-                ref = _region_games(board, territory, budget)
-                monkeypatch.setattr(core, "compiled", COMPILED)
+                with core.using("pure"):
+                    ref = _region_games(board, territory, budget)
                 assert fast == ref, (i, territory, eager, budget)
                 compared += len(fast[0])
     assert compared > 1000

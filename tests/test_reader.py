@@ -191,8 +191,7 @@ def test_the_whole_corpus_reads_alike() -> None:
     assert len(files) > 15_000 and games > 15_000 and refused > 0
 
 
-def test_files_give_the_same_findings_whichever_core_reads_them(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_files_give_the_same_findings_whichever_core_reads_them() -> None:
     """load_bytes with the compiled reader and with sgfmill's: the same findings (repairs of
     broken files included), games and trees."""
     paths = sorted(FIXTURES.glob("*.sgf"))
@@ -204,9 +203,8 @@ def test_files_give_the_same_findings_whichever_core_reads_them(
             continue
         data = path.read_bytes()
         fast = load_bytes(data, path.name)
-        monkeypatch.setattr(core, "compiled", None)
-        slow = load_bytes(data, path.name)
-        monkeypatch.setattr(core, "compiled", COMPILED)
+        with core.using("pure"):
+            slow = load_bytes(data, path.name)
         assert fast.findings == slow.findings, path
         assert [(g.findings, g.info, g.komi, g.handicap) for g in fast.games] == [
             (g.findings, g.info, g.komi, g.handicap) for g in slow.games], path

@@ -292,7 +292,7 @@ def _random_positions(count: int, seed: int) -> list[tuple[list[int], set[int], 
     return out
 
 
-@pytest.mark.skipif(core.compiled is None, reason="the compiled core is not built here")
+@pytest.mark.skipif(core.BUILT is None, reason="the compiled core is not built here")
 def test_the_compiled_referee_is_the_pure_one() -> None:
     for stone, dead, w, h in _random_positions(1500, 7):
         nbrs = neighbours_for(w, h)

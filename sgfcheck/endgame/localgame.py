@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from sgfcheck import core
@@ -264,8 +265,10 @@ class LocalGame:
         position's class and stops where no line from it returns (the compiled core's
         ``region_game`` where it is built and the region within its sizes, else the loops
         below: the same positions, moves, classes and stops)."""
-        if core.compiled is not None and self._know_compiled(classes):
-            return
+        _know(self, classes)
+
+    def _know_loops(self, classes: Classes) -> None:
+        """:meth:`know` in Python."""
         todo = 0
         while todo < len(self.states) and len(self.states) <= EAGER:
             self.moves(todo, BLACK)
@@ -279,7 +282,7 @@ class LocalGame:
             self.longer_cycles = self._largest_loop() > 2
         self._classify(order, looping, classes)
 
-    def _know_compiled(self, classes: Classes) -> bool:
+    def _know_compiled(self, fast: ModuleType, classes: Classes) -> bool:
         """:meth:`know` in the compiled core (False where the region is beyond its sizes)."""
         board, work = self.board, self.work
         assert len(self.states) == 1
@@ -288,8 +291,6 @@ class LocalGame:
             tuple(tuple(a) for a in board.adj), bytes(board.wall), board.start,
             tuple(tuple(c) for c in board.twins), tuple(board.points), self.cost, EAGER,
             max(0, work.budget - work.spent + 1))
-        fast = core.compiled
-        assert fast is not None
         try:
             found = fast.region_game(request)
         except ValueError:
@@ -460,6 +461,21 @@ class LocalGame:
 
 
 _FELL = (b"\xff", b"\xfe")  # Black, White captured a chain outside the region
+
+
+def _know_compiled(fast: ModuleType, game: LocalGame, classes: Classes) -> None:
+    """:meth:`LocalGame.know` in the compiled core where the region is within its sizes, else
+    in Python."""
+    if not game._know_compiled(fast, classes):
+        game._know_loops(classes)
+
+
+def _know_pure(game: LocalGame, classes: Classes) -> None:
+    """:meth:`LocalGame.know` in Python."""
+    game._know_loops(classes)
+
+
+_know = core.door(_know_compiled, _know_pure)
 
 
 class _Packed(Sequence[bytes]):

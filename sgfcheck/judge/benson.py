@@ -15,6 +15,7 @@ no room for two eyes: at most one of its points is not next to the enclosing sto
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import NamedTuple
 
 from sgfcheck import core
@@ -103,11 +104,14 @@ class Proved(NamedTuple):
     territory: list[int]
 
 
-def prove(board: Board) -> Proof:
+def _prove_compiled(fast: ModuleType, board: Board) -> Proof:
+    """:func:`prove` in the compiled core."""
+    proved: Proved = fast.benson(bytes(board.colour), board.width, board.height)
+    return Proof(set(proved.alive), set(proved.dead), set(proved.territory))
+
+
+def _prove_pure(board: Board) -> Proof:
     """Unconditionally alive stones of both colours, and the opponent stones they make dead."""
-    if core.compiled is not None:
-        proved: Proved = core.compiled.benson(bytes(board.colour), board.width, board.height)
-        return Proof(set(proved.alive), set(proved.dead), set(proved.territory))
     alive: set[int] = set()
     dead: set[int] = set()
     territory: set[int] = set()
@@ -123,3 +127,6 @@ def prove(board: Board) -> Proof:
             if len(interior) <= 1:
                 dead.update(p for p in members if col[p] not in (EMPTY, colour))
     return Proof(alive, dead, territory)
+
+
+prove = core.door(_prove_compiled, _prove_pure)

@@ -23,6 +23,7 @@ It shares the board's neighbour table and keeps its diagonal table beside it.
 from __future__ import annotations
 
 import random
+from types import ModuleType
 from typing import NamedTuple
 
 from sgfcheck import core
@@ -96,26 +97,7 @@ class Playouts:
     def run(self, playouts: int, first: int = _BLACK, alternate: bool = True) -> None:
         """Add ``playouts`` playouts, the first side alternating starting with ``first`` (or
         always ``first``)."""
-        fast = core.compiled
-        if fast is not None and playouts > 0:
-            version, state, gauss = self.rng.getstate()
-            counts: PlayoutCounts = fast.playouts(PlayoutRequest(
-                bytes(self.colour), self.width, self.height, state, self.local, playouts,
-                first if alternate else -first))
-            self.rng.setstate((version, counts.rng_state, gauss))
-            self.black = [a + b for a, b in zip(self.black, counts.black, strict=True)]
-            self.white = [a + b for a, b in zip(self.white, counts.white, strict=True)]
-            self.count += playouts
-            return
-        for i in range(playouts):
-            final = self._playout(first if i % 2 == 0 or not alternate else 3 - first)
-            black, white = self.black, self.white
-            for p, c in enumerate(final):
-                if c == _BLACK:
-                    black[p] += 1
-                elif c == _WHITE:
-                    white[p] += 1
-            self.count += 1
+        _add_playouts(self, playouts, first, alternate)
 
     def _start_chains(self) -> tuple[list[int], list[list[int] | None], list[set[int] | None]]:
         """Chains found afresh from the colours, in point order, each flooded depth first (as
@@ -396,3 +378,35 @@ def _rescue(h: int, c: int, ko: int, col: list[int], nbrs: list[tuple[int, ...]]
                     if r != ko:
                         return r
     return -1
+
+
+def _add_compiled(fast: ModuleType, done: Playouts, playouts: int, first: int,
+                  alternate: bool) -> None:
+    """:meth:`Playouts.run` in the compiled core: the same playouts from the same random
+    numbers."""
+    if playouts <= 0:
+        return
+    version, state, gauss = done.rng.getstate()
+    counts: PlayoutCounts = fast.playouts(PlayoutRequest(
+        bytes(done.colour), done.width, done.height, state, done.local, playouts,
+        first if alternate else -first))
+    done.rng.setstate((version, counts.rng_state, gauss))
+    done.black = [a + b for a, b in zip(done.black, counts.black, strict=True)]
+    done.white = [a + b for a, b in zip(done.white, counts.white, strict=True)]
+    done.count += playouts
+
+
+def _add_pure(done: Playouts, playouts: int, first: int, alternate: bool) -> None:
+    """:meth:`Playouts.run`'s loop: each playout's final colours added point by point."""
+    for i in range(playouts):
+        final = done._playout(first if i % 2 == 0 or not alternate else 3 - first)
+        black, white = done.black, done.white
+        for p, c in enumerate(final):
+            if c == _BLACK:
+                black[p] += 1
+            elif c == _WHITE:
+                white[p] += 1
+        done.count += 1
+
+
+_add_playouts = core.door(_add_compiled, _add_pure)

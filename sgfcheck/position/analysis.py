@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import NamedTuple
 
 from sgfcheck import core
@@ -90,20 +91,19 @@ class Position:
         return self._referee
 
 
-def _referee_reading(position: Position) -> _Referee:
+def _referee_compiled(fast: ModuleType, position: Position) -> _Referee:
+    """:func:`_referee_pure` in the compiled core (its ``seki_reading`` gives the same lists)."""
+    ref = _map_of(position)
+    sb, sw, fb, fw, stb, stw = fast.seki_reading(bytes(position.owner), ref.territory, ref.seki,
+                                                 bytes(position.colour))
+    return _Referee(ref, {BLACK: sb, WHITE: sw}, {BLACK: stb, WHITE: stw}, _groups(ref),
+                    {BLACK: fb, WHITE: fw})
+
+
+def _referee_pure(position: Position) -> _Referee:
     """The referee's map, and by colour the own points it does not count as territory (in seki,
-    or to fill) and the stones of groups in seki (the loops below, or the compiled core's
-    ``seki_reading``, which gives the same lists)."""
-    board = position.board
-    ref = referee_map(board.colour, position.dead_points, board.width, board.height,
-                      board.neighbours)
-    groups = {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
-    fast = core.compiled
-    if fast is not None:
-        sb, sw, fb, fw, stb, stw = fast.seki_reading(bytes(position.owner), ref.territory,
-                                                     ref.seki, bytes(position.colour))
-        return _Referee(ref, {BLACK: sb, WHITE: sw}, {BLACK: stb, WHITE: stw}, groups,
-                        {BLACK: fb, WHITE: fw})
+    or to fill) and the stones of groups in seki."""
+    ref = _map_of(position)
     seki_empty: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     seki_stones: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
     must_fill: dict[Colour, list[int]] = {BLACK: [], WHITE: []}
@@ -121,7 +121,20 @@ def _referee_reading(position: Position) -> _Referee:
         for p, here in enumerate(colour):
             if here and seki[p] == here:
                 seki_stones[Colour(here)].append(p)
-    return _Referee(ref, seki_empty, seki_stones, groups, must_fill)
+    return _Referee(ref, seki_empty, seki_stones, _groups(ref), must_fill)
+
+
+_referee_reading = core.door(_referee_compiled, _referee_pure)
+
+
+def _map_of(position: Position) -> RefereeMap:
+    board = position.board
+    return referee_map(board.colour, position.dead_points, board.width, board.height,
+                       board.neighbours)
+
+
+def _groups(ref: RefereeMap) -> dict[Colour, int]:
+    return {BLACK: ref.groups.get(BLACK, 0), WHITE: ref.groups.get(WHITE, 0)}
 
 
 def empty_owners(colour: list[int], nbrs: list[tuple[int, ...]]) -> list[int]:
@@ -230,6 +243,24 @@ def census(colour: list[int], owner: Sequence[int]) -> Census:
     return Census(empty[BLACK], empty[WHITE], dame, colour.count(BLACK), colour.count(WHITE))
 
 
+def _tally_compiled(fast: ModuleType, colour: list[int], board: Board
+                   ) -> tuple[Sequence[int], Census]:
+    """:func:`_tally_pure` in the compiled core."""
+    packed = bytes(colour)
+    owner = fast.empty_owners(packed, board.width, board.height)
+    return owner, fast.census(packed, owner, board.width, board.height)
+
+
+def _tally_pure(colour: list[int], board: Board) -> tuple[Sequence[int], Census]:
+    """Who every empty point's region touches (:func:`empty_owners`), and the counting loop's
+    tallies (:func:`census`)."""
+    owner = empty_owners(colour, board.neighbours)
+    return owner, census(colour, owner)
+
+
+_tally = core.door(_tally_compiled, _tally_pure)
+
+
 def analyse(board: Board, dead: set[int]) -> Position:
     """The position with the ``dead`` stones removed, analysed (see :class:`Position`)."""
     colour = list(board.colour)
@@ -238,16 +269,7 @@ def analyse(board: Board, dead: set[int]) -> Position:
         if colour[p] != EMPTY:
             dead_count[Colour(colour[p])] += 1
             colour[p] = EMPTY
-    nbrs = board.neighbours
-    fast = core.compiled
-    owner: Sequence[int]
-    if fast is not None:
-        packed = bytes(colour)
-        owner = fast.empty_owners(packed, board.width, board.height)
-        tally: Census = fast.census(packed, owner, board.width, board.height)
-    else:
-        owner = empty_owners(colour, nbrs)
-        tally = census(colour, owner)
+    owner, tally = _tally(colour, board)
     empty = {BLACK: tally.empty_black, WHITE: tally.empty_white}
     stones = {BLACK: tally.stones_black, WHITE: tally.stones_white}
 
@@ -255,11 +277,17 @@ def analyse(board: Board, dead: set[int]) -> Position:
                     frozenset(dead))
 
 
-def area_map(colour: list[int], board: Board) -> list[int]:
+def _area_map_compiled(fast: ModuleType, colour: list[int], board: Board) -> list[int]:
+    """:func:`area_map` in the compiled core."""
+    packed = bytes(colour)
+    owner = fast.empty_owners(packed, board.width, board.height)
+    found: Areas = fast.areas(packed, owner, board.width, board.height)
+    return found.area_of
+
+
+def _area_map_pure(colour: list[int], board: Board) -> list[int]:
     """The area of every stone and own empty point (see :func:`areas`), -1 elsewhere."""
-    if core.compiled is not None:
-        packed = bytes(colour)
-        owner = core.compiled.empty_owners(packed, board.width, board.height)
-        found: Areas = core.compiled.areas(packed, owner, board.width, board.height)
-        return found.area_of
     return areas(colour, empty_owners(colour, board.neighbours), board.neighbours).area_of
+
+
+area_map = core.door(_area_map_compiled, _area_map_pure)

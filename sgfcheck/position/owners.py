@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
@@ -42,14 +43,10 @@ class PointOwners:
     a point to whoever fills them under area counting)."""
 
 
-def point_owners(position: Position,
-                 ownership: tuple[Sequence[float], Sequence[float]] | None) -> PointOwners:
-    """The points of ``position.dame`` (those the count gives nobody), each settled, open or
-    dame (see the module's text); in the compiled core where it is built (tests/test_core.py
-    holds the two equal point for point)."""
-    fast = core.compiled
-    if fast is None:
-        return _point_owners(position, ownership)
+def _point_owners_compiled(fast: ModuleType, position: Position,
+                           ownership: tuple[Sequence[float], Sequence[float]] | None
+                           ) -> PointOwners:
+    """:func:`point_owners` in the compiled core."""
     board = position.board
     first_black, first_white = ownership if ownership is not None else (None, None)
     settled, colours, open_points, dame = fast.point_owners(
@@ -60,7 +57,9 @@ def point_owners(position: Position,
 
 def _point_owners(position: Position,
                   ownership: tuple[Sequence[float], Sequence[float]] | None) -> PointOwners:
-    """:func:`point_owners` in Python (the reference of the compiled core)."""
+    """The points of ``position.dame`` (those the count gives nobody), each settled, open or
+    dame (see the module's text). The reference of the compiled core (tests/test_core.py holds
+    the two equal point for point)."""
     colour = position.colour
     nbrs = position.board.neighbours
     settled: dict[int, int] = {}
@@ -83,3 +82,6 @@ def _point_owners(position: Position,
         else:
             open_points.append(p)
     return PointOwners(settled, tuple(open_points), tuple(dame))
+
+
+point_owners = core.door(_point_owners_compiled, _point_owners)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
@@ -67,14 +68,10 @@ class RefereeMap:
     """Independently living regions (eyes worth two or more) per colour."""
 
 
-def referee_map(stone: Sequence[int], dead: Collection[int], width: int, height: int,
-                nbrs: Sequence[tuple[int, ...]]) -> RefereeMap:
-    """The referee's map of a final position: ``stone`` the colours on the board (dead stones
-    still there), ``dead`` the points of the stones agreed dead. The compiled core's
-    ``referee`` takes the same steps; this module is its reference."""
-    fast = core.compiled
-    if fast is None:
-        return referee_map_pure(stone, dead, width, height, nbrs)
+def _referee_map_compiled(fast: ModuleType, stone: Sequence[int], dead: Collection[int],
+                          width: int, height: int, nbrs: Sequence[tuple[int, ...]]
+                          ) -> RefereeMap:
+    """:func:`referee_map` in the compiled core (its ``referee`` takes the same steps)."""
     flags = bytearray(width * height)
     for p in dead:
         flags[p] = 1
@@ -86,8 +83,13 @@ def referee_map(stone: Sequence[int], dead: Collection[int], width: int, height:
 
 def referee_map_pure(stone: Sequence[int], dead: Collection[int], width: int, height: int,
                      nbrs: Sequence[tuple[int, ...]]) -> RefereeMap:
-    """:func:`referee_map` in Python (the reference of the compiled core)."""
+    """The referee's map of a final position: ``stone`` the colours on the board (dead stones
+    still there), ``dead`` the points of the stones agreed dead. The reference of the compiled
+    core."""
     return _Analysis(stone, dead, width, height, nbrs).run()
+
+
+referee_map = core.door(_referee_map_compiled, referee_map_pure)
 
 
 class _Analysis:

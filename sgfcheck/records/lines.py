@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import NamedTuple
 
 from sgfmill import sgf_grammar
@@ -89,6 +90,23 @@ def simple_text(value: bytes) -> str:
 _PASS_VALUES = (b"", b"tt")
 
 
+def _plain_moves_compiled(fast: ModuleType, nodes: list[Node], index: int, tt_is_pass: bool,
+                         events: list[Move | Setup]) -> int:
+    """The run of plain move nodes from ``index`` read into ``events`` by the compiled core;
+    where it stops."""
+    stop: int = fast.simple_moves(nodes, index, tt_is_pass, BLACK, WHITE, events)
+    return stop
+
+
+def _plain_moves_pure(nodes: list[Node], index: int, tt_is_pass: bool,
+                      events: list[Move | Setup]) -> int:
+    """Nothing read ahead: :func:`extract_line` reads every node itself."""
+    return index
+
+
+_plain_moves = core.door(_plain_moves_compiled, _plain_moves_pure)
+
+
 def extract_line(width: int, height: int, start: list[Move | Setup], nodes: list[Node],
                  variation: list[int]) -> Line:
     """The line of play through ``nodes`` (the path ``variation`` took) on a board of that
@@ -100,18 +118,16 @@ def extract_line(width: int, height: int, start: list[Move | Setup], nodes: list
     found: list[Finding] = []
     move_no = 0
     coord = SGF_COORD
-    fast = core.compiled
     index = -1
     while index + 1 < len(nodes):
         index += 1
-        if fast is not None:
-            # The run of plain move nodes from here, read by the compiled core; the node it
-            # stops at (setup, PL, KO, odd values) is read below.
-            before = len(events)
-            index = fast.simple_moves(nodes, index, tt_is_pass, BLACK, WHITE, events)
-            move_no += len(events) - before
-            if index >= len(nodes):
-                break
+        # The run of plain move nodes from here, read by the compiled core (the pure one reads
+        # every node below); the node it stops at (setup, PL, KO, odd values) is read below.
+        before = len(events)
+        index = _plain_moves(nodes, index, tt_is_pass, events)
+        move_no += len(events) - before
+        if index >= len(nodes):
+            break
         node = nodes[index]
         if "AB" in node or "AW" in node or "AE" in node or "PL" in node:
             lists = {ident: expand_point_list(node.get(ident, []), width, height)

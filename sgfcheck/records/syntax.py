@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
+from types import ModuleType
 
 from sgfmill import sgf_grammar
 
@@ -134,24 +136,38 @@ def _cap_syntax_findings(found: list[Finding]) -> None:
                                        "listed)"))
 
 
-def _compiled_game_reader(data: bytes, position: int
-                          ) -> tuple[sgf_grammar.Coarse_game_tree | None, int | None]:
-    """The compiled core's reading of one game from ``position``: sgf_grammar._parse_sgf_game's
-    answer (the same trees, the same end, a ValueError with the same message), without its
-    token list."""
-    assert core.compiled is not None
-    tree, end = core.compiled.parse_game(data, position, sgf_grammar.Coarse_game_tree)
-    return tree, end
+GameReader = Callable[[bytes, int], tuple[sgf_grammar.Coarse_game_tree | None, int | None]]
+"""One game read from a position: its tree and where it ends (None, None where none is left)."""
 
 
-def _parse_collection(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
-    """The collection read game by game (the compiled reader, else sgfmill's own), so that what
-    lies between and after the games is seen (sgfmill skips it). Raises ValueError where
-    sgfmill does."""
-    parse_game = (_compiled_game_reader if core.compiled is not None
-                  else getattr(sgf_grammar, "_parse_sgf_game", None))
-    if parse_game is None:  # not in this sgfmill: its public reader, without the check between
+def _collection_compiled(fast: ModuleType, data: bytes, found: list[Finding]
+                         ) -> list[sgf_grammar.Coarse_game_tree]:
+    """:func:`_collection_pure` with the compiled core's reader of one game: sgfmill's
+    ``_parse_sgf_game``'s answer (the same trees, the same end, a ValueError with the same
+    message), without its token list."""
+    def read(data: bytes, position: int
+             ) -> tuple[sgf_grammar.Coarse_game_tree | None, int | None]:
+        tree, end = fast.parse_game(data, position, sgf_grammar.Coarse_game_tree)
+        return tree, end
+    return _games_read(data, found, read)
+
+
+def _collection_pure(data: bytes, found: list[Finding]) -> list[sgf_grammar.Coarse_game_tree]:
+    """The collection read game by game by sgfmill, so that what lies between and after the
+    games is seen (sgfmill skips it). Raises ValueError where sgfmill does."""
+    read: GameReader | None = getattr(sgf_grammar, "_parse_sgf_game", None)
+    if read is None:  # not in this sgfmill: its public reader, without the check between
         return list(sgf_grammar.parse_sgf_collection(data))
+    return _games_read(data, found, read)
+
+
+_parse_collection = core.door(_collection_compiled, _collection_pure)
+
+
+def _games_read(data: bytes, found: list[Finding], parse_game: GameReader
+                ) -> list[sgf_grammar.Coarse_game_tree]:
+    """Every game of the collection, each read by ``parse_game``, and a finding for what lies
+    between them."""
     trees: list[sgf_grammar.Coarse_game_tree] = []
     position = 0
     notes: list[Finding] = []

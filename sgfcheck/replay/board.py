@@ -21,8 +21,8 @@ ZOBRIST_BLACK: list[int] = [_rng.getrandbits(64) for _ in range(MAX_POINTS)]
 ZOBRIST_WHITE: list[int] = [_rng.getrandbits(64) for _ in range(MAX_POINTS)]
 TO_MOVE_KEY = {BLACK: _rng.getrandbits(64), WHITE: _rng.getrandbits(64)}
 """XORed into the position hash for situational comparisons (who is to move / who moved)."""
-if core.compiled is not None:
-    core.compiled.set_zobrist(ZOBRIST_BLACK, ZOBRIST_WHITE, TO_MOVE_KEY[BLACK], TO_MOVE_KEY[WHITE])
+core.prepare(lambda fast: fast.set_zobrist(ZOBRIST_BLACK, ZOBRIST_WHITE, TO_MOVE_KEY[BLACK],
+                                           TO_MOVE_KEY[WHITE]))
 
 _NEIGHBOURS: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 

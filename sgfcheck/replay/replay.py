@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from sgfcheck import core
@@ -135,6 +136,16 @@ MoveVisitor = Callable[[int, list[int], list[int]], None]
 (indexed by point; not to be kept, it changes) and the prisoners (``[_, black, white]``)."""
 
 
+def _walk_compiled(fast: ModuleType, request: WalkRequest, events: list[Move | Setup],
+                   visit: MoveVisitor | None = None) -> Walked:
+    """:func:`_walk` in the compiled core, where no visitor asks to see each move (the compiled
+    loop has no such hook)."""
+    if visit is not None:
+        return _walk(request, events, visit)
+    done: Walked = fast.walk(request, events)
+    return done
+
+
 def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = None,
            visit: MoveVisitor | None = None,
            most_findings: int = DEFAULT_LIMITS.findings) -> Replay:
@@ -148,11 +159,7 @@ def replay(game: GameRecord, line: Line, ruleset: Ruleset, upto: int | None = No
     request = WalkRequest(game.width, game.height, _KO_NUMBER[ruleset.ko], free_handicap,
                           -1 if upto is None else upto, int(ruleset.white_passes_last),
                           int(ruleset.first_pass_bonus > 0))
-    done: Walked
-    if core.compiled is not None and visit is None:
-        done = core.compiled.walk(request, line.events)
-    else:
-        done = _walk(request, line.events, visit)
+    done = _walked(request, line.events, visit)
     position = done.position
     board = (position if isinstance(position, Board)
              else Board.from_colours(game.width, game.height, position, done.hash))
@@ -482,3 +489,6 @@ def _walk(request: WalkRequest, events: list[Move | Setup], visit: MoveVisitor |
     return Walked(board, board.hash, notes, extra_passes, move_no, (prisoners[1], prisoners[2]),
                   (passes[1], passes[2]), (plays[1], plays[2]), (setup[1], setup[2]),
                   first_pass, last_pass, ended_by, cycle)
+
+
+_walked = core.door(_walk_compiled, _walk)

@@ -11,6 +11,7 @@ import hashlib
 from array import array
 from collections.abc import Callable
 from functools import lru_cache
+from types import ModuleType
 from typing import NamedTuple
 
 from sgfcheck import core
@@ -59,7 +60,7 @@ def _tables(width: int, height: int) -> list[array[int]]:
 
 @core.contract
 class MovePoints(NamedTuple):
-    """The compiled core's reading of a line's moves."""
+    """A line's moves as the cores read them."""
 
     colours: bytes
     """The colour of each move."""
@@ -72,33 +73,58 @@ class MovePoints(NamedTuple):
     """Where the Setup events stand in the line's events."""
 
 
+def _move_points_compiled(fast: ModuleType, events: list[Move | Setup], width: int,
+                          height: int) -> MovePoints:
+    """:func:`_move_points_pure` in the compiled core."""
+    read: MovePoints = fast.move_points(events, width, height)
+    return read
+
+
+def _move_points_pure(events: list[Move | Setup], width: int, height: int) -> MovePoints:
+    """A line's moves as colours and point indices (see :class:`MovePoints`)."""
+    npoints = width * height
+    colours = bytearray()
+    points = array("H")
+    setup_at: list[int] = []
+    for i, e in enumerate(events):
+        if type(e) is Move:
+            colours.append(e.colour)
+            at = e.point
+            points.append(npoints if at is None or at[0] >= width or at[1] >= height
+                          else at[1] * width + at[0])
+        else:
+            setup_at.append(i)
+    return MovePoints(bytes(colours), points.tobytes(), sum(1 for p in points if p != npoints),
+                      setup_at)
+
+
+_move_points = core.door(_move_points_compiled, _move_points_pure)
+
+
+def _remap_compiled(fast: ModuleType, packed: bytes, table: array[int]) -> bytes:
+    """:func:`_remap_pure` in the compiled core."""
+    mapped: bytes = fast.remap16(packed, table)
+    return mapped
+
+
+def _remap_pure(packed: bytes, table: array[int]) -> bytes:
+    """Each native uint16 point index of ``packed`` through ``table``, packed the same way."""
+    points = array("H")
+    points.frombytes(packed)
+    return array("H", [table[p] for p in points]).tobytes()
+
+
+_remap = core.door(_remap_compiled, _remap_pure)
+
+
 def sequence_key(game: GameRecord, line: Line) -> bytes | None:
     """A digest equal for the same game under any symmetry; None for games too short to tell."""
     width, height = game.width, game.height
-    npoints = width * height
-    fast = core.compiled
     setup: list[tuple[bytes, list[int]]] = []
-    packed = b""
-    colours: bytes | bytearray
-    if fast is not None:
-        read: MovePoints = fast.move_points(line.events, width, height)
-        colours, packed, plays, setup_at = read
-        setups = [line.events[i] for i in setup_at]
-        points = array("H")
-        points.frombytes(packed)
-    else:
-        colours = bytearray()
-        points = array("H")
-        setups = []
-        for e in line.events:
-            if type(e) is Move:
-                colours.append(e.colour)
-                at = e.point
-                points.append(npoints if at is None or at[0] >= width or at[1] >= height
-                              else at[1] * width + at[0])
-            else:
-                setups.append(e)
-        plays = sum(1 for p in points if p != npoints)
+    colours, packed, plays, setup_at = _move_points(line.events, width, height)
+    setups = [line.events[i] for i in setup_at]
+    points = array("H")
+    points.frombytes(packed)
     for e in setups:
         assert isinstance(e, Setup)
         for tag, pts in ((b"B", e.black), (b"W", e.white), (b"E", e.empty)):
@@ -124,10 +150,7 @@ def sequence_key(game: GameRecord, line: Line) -> bytes | None:
         digest = hashlib.blake2b(head, digest_size=12)
         for tag, indices in setup:
             digest.update(tag + array("H", sorted(table[p] for p in indices)).tobytes())
-        if fast is not None:
-            digest.update(fast.remap16(packed, table))
-        else:
-            digest.update(array("H", [table[p] for p in points]).tobytes())
+        digest.update(_remap(packed, table))
         key = digest.digest()
         if best is None or key < best:
             best = key
