@@ -20,7 +20,7 @@ from sgfcheck.records.results import parse_result
 from sgfcheck.run.batch import BatchOptions
 from sgfcheck.scoring import secondopinion
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.result_check import CheckStatus, ResultCheck
+from sgfcheck.scoring.result_check import CheckStatus, Reason, ResultCheck
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source
 
@@ -32,8 +32,10 @@ alive) and the last points played out give W+0.5 exactly."""
 
 
 def _check(status: CheckStatus, code: str, computed: str = "W+0.5") -> ResultCheck:
+    reason = Reason(code)
+    assert reason.status is status, code
     return ResultCheck(status, f"{status.value} ({code})", computed=computed,
-                       reading="japanese with komi 6.5", code=code)
+                       reading="japanese with komi 6.5", code=reason)
 
 
 ESTIMATE = DeadStones(set(), Source.ESTIMATE, [])

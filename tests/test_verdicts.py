@@ -15,7 +15,7 @@ from sgfcheck.cli.app import app
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.servers import Server
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.result_check import Basis, ResultCheck
+from sgfcheck.scoring.result_check import Basis, Reason, ResultCheck
 from sgfcheck.settings import Settings
 
 runner = CliRunner()
@@ -395,6 +395,9 @@ def test_every_verdict_says_why_with_a_stable_code() -> None:
     manual = (FIXTURES.parent / "docs" / "findings.md").read_text(encoding="utf-8")
     for code in REASONS:
         assert f"| {code} |" in manual, code
+    for reason in Reason:  # each reason gives one status, and its words say which
+        assert reason.meaning.startswith(reason.status.value.replace("-", " ")), reason
+        assert f"| {reason.value} | {reason.status.value.replace('-', ' ')}" in manual, reason
     files = sorted(FIXTURES.glob("*.sgf"))
     if CORPUS.exists():
         files += sorted((CORPUS / "pro19").rglob("*.sgf"))[::60]
@@ -423,7 +426,7 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
     chains.append(ChainVerdict([30], BLACK, Status.ALIVE, Source.GNUGO, 0.0, 0.6))
     dead = DeadStones({10, 11, 12, 13, 14, 15}, Source.ESTIMATE, judgement=Judgement(chains, 0, 0))
     rc = ResultCheck(CheckStatus.MATCH, "", basis=Basis.ESTIMATE, finished=True,
-                     code="RES101")
+                     code=Reason.EXACT)
     assert basis_text(rc, dead) == (
         "sgfcheck's estimate of the dead stones, 6 chains decided by KataGo, 1 chain decided by "
         "GNU Go; the game ended by two passes")

@@ -275,7 +275,8 @@ def finish_dict(finish: Finish, board: Board) -> JSON:
 def result_check_dict(check: ResultCheck, board: Board | None = None,
                       row: int | None = None) -> JSON:
     """A result check; ``row``: the index in ``scores`` of the row the verdict rests on."""
-    return {"status": check.status.value, "code": check.code or None, "reason": check.reason,
+    return {"status": check.status.value, "code": check.code.value if check.code else None,
+            "reason": check.reason,
             "computed": check.computed,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,

@@ -28,7 +28,7 @@ from sgfcheck.replay.board import Board
 from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
-from sgfcheck.scoring.verdict import Basis, CheckStatus, ResultCheck
+from sgfcheck.scoring.verdict import Basis, CheckStatus, Reason, ResultCheck
 from sgfcheck.status import Source, Status
 
 # --- scores ------------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def worth_counting(game: GameScore) -> bool:
     """Whether the game's count is worth showing: not for a record that stops before any
     position worth counting (``RES143``, a stub of a few moves), whose count is komi against
     nothing."""
-    return game.result_check is None or game.result_check.code != "RES143"
+    return game.result_check is None or game.result_check.code is not Reason.STUB
 
 
 def answer_line(game: GameScore) -> str:

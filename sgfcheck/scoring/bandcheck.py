@@ -21,9 +21,9 @@ from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.verdict import (
     AS_JUDGED,
     UNFINISHED_SLACK,
-    CheckStatus,
     Draft,
     Outcome,
+    Reason,
     colour_number,
 )
 from sgfcheck.scoring.ways import way_chains
@@ -88,7 +88,7 @@ def check_bands(out: Draft, result: Result, banded: Banded, recorded: float | No
     if recorded is None and len({b.decided_winner for _, b in items}) > 1:
         # A winner alone: the readings of a convention (komi 0, 6.5 or 7.5) must all give it.
         shown = "; ".join(f"{r.label}: {band_text(b, asked.show, 3)}" for r, b in items[:4])
-        out.decide(CheckStatus.UNVERIFIABLE, "RES125")
+        out.decide(Reason.READING_DECIDES)
         out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has "
                       "no margin to tell them apart")
         for r, _ in items:
@@ -121,7 +121,7 @@ def _decides(asked: _Asked, band: Band, wide: Band) -> bool:
 def _band_match(out: Draft, asked: _Asked, reading: Reading, band: Band) -> Draft:
     """RE decided by the band of ``reading``: a match, saying how."""
     recorded, result = asked.recorded, asked.result
-    out.decide(CheckStatus.MATCH, "RES104" if recorded is not None else "RES103")
+    out.decide(Reason.IN_BAND if recorded is not None else Reason.WINNER)
     out.band = band
     out.read_as(reading)
     out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
@@ -161,13 +161,13 @@ def _undecided(out: Draft, asked: _Asked, banded: Banded, first: tuple[Reading, 
         (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
     confirmed = want is not None and all(b.decided_winner == want for _, b in wide)
     if any(_fits(asked, b) for _, b in wide):
-        out.decide(CheckStatus.UNVERIFIABLE, "RES128")
+        out.decide(Reason.BAND_UNDECIDED)
         out.reason = (f"RE[{result.raw}] lies in the count's band but the band does not decide "
                       f"it ({shown}; the estimate's less sure decisions turned too); the open "
                       "points and unsettled chains decide it: the players' markup or an engine "
                       "(--engine katago) would settle them")
     elif not asked.final and distance is not None and distance <= UNFINISHED_SLACK:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES129")
+        out.decide(Reason.JUST_OUTSIDE)
         out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                       f"{result.raw}: {distance:g} point(s) outside the count's band ({shown}); "
                       f"the game did not end with two passes, and a stopped game may still hold "
@@ -193,7 +193,7 @@ def _margin_not_counted(out: Draft, asked: _Asked, reading: Reading, band: Band,
     give: the margin may come from a count the record does not hold. Where the band leaves the
     winner open as well, nothing in the position supports RE: a mismatch (not here)."""
     result = asked.result
-    out.decide(CheckStatus.UNVERIFIABLE, "RES130")
+    out.decide(Reason.MARGIN_FROM_ELSEWHERE)
     winner = ("the winner agrees" if confirmed else "the recorded winner wins part of the band")
     out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
                   f"{result.raw}: {winner}, the margin lies {distance:g} point(s) outside the "
@@ -212,7 +212,7 @@ def _band_mismatch(out: Draft, asked: _Asked, reading: Reading, band: Band,
                    wide: list[tuple[Reading, Band]], shown: str, distance: float | None,
                    is_sealed: bool) -> None:
     """RE outside every band: a mismatch, saying how far."""
-    out.decide(CheckStatus.MISMATCH, "RES112")
+    out.decide(Reason.OUTSIDE_EVERY_BAND)
     what = (f"the recorded result lies {distance:g} point(s) outside"
             if distance is not None else "the other colour wins throughout")
     out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "

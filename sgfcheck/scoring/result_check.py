@@ -55,6 +55,7 @@ from sgfcheck.scoring.verdict import (
     CheckStatus,
     Draft,
     Outcome,
+    Reason,
     ResultCheck,
     basis_of,
     colour_number,
@@ -75,7 +76,7 @@ margins moved by 2 (pro19, 181 against 171) and 3 more flipped winners of games 
 keeps (``bench/verdicts.py``, ``bench/cut_short.py``)."""
 
 __all__ = ["AS_JUDGED", "FAR_FROM_END", "REASONS", "UNFINISHED_SLACK", "Basis", "CheckStatus",
-           "Outcome", "ResultCheck", "basis_of", "check_result", "least_confidence"]
+           "Outcome", "Reason", "ResultCheck", "basis_of", "check_result", "least_confidence"]
 
 
 def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
@@ -97,7 +98,7 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     if not doubts:
         return checked.frozen()
     if checked.status is CheckStatus.MISMATCH:
-        checked.decide(CheckStatus.UNVERIFIABLE, "RES132")
+        checked.decide(Reason.ON_AN_ASSUMPTION)
         checked.reason += ("; but the count rests on an assumption about the record, not on "
                            "the record: " + "; ".join(d.message for d in doubts))
         if any(d.code is F.RES_KOMI_CONVENTION for d in doubts):
@@ -185,11 +186,11 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
     """The verdicts reached before any count is weighed: no score recorded, the komi unknown,
     no dead-stone information in a game that did not end with two passes."""
     if result.kind in NOT_PLAYED_OUT:
-        out.decide(CheckStatus.NOT_SCORED, "RES141")
+        out.decide(Reason.NOT_PLAYED_OUT)
         out.reason = f"the game ended by {result.kind}"
         return out
     if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
-        out.decide(CheckStatus.NOT_SCORED, "RES142")
+        out.decide(Reason.NO_SCORE)
         out.reason = f"no recorded score ({result.note or result.kind})"
         return out
     base = outcomes[0].score
@@ -197,7 +198,7 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
         # A record cut off in the opening (a stub of a few moves): nothing is anyone's yet,
         # neither enclosed nor settled by the judgement, so its count (komi against nothing)
         # says nothing about RE; no band or engine can.
-        out.decide(CheckStatus.NOT_SCORED, "RES143")
+        out.decide(Reason.STUB)
         out.reason = ("the record stops before any position worth counting: no point of the "
                       "board is anyone's yet")
         return out
@@ -206,7 +207,7 @@ def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: Dead
     if komi_unknown is not None:
         return _komi_needed(out, result, base, komi_unknown)
     if dead.assumed and not final:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES121")
+        out.decide(Reason.UNFINISHED_UNMARKED)
         out.reason = "no dead-stone information and the game did not end with two passes"
         return out
     return None
@@ -239,7 +240,7 @@ def _exact_match(out: Draft, asked: _Asked, far: bool, on_bands: bool) -> Draft 
 def _far_from_end(out: Draft, asked: _Asked) -> Draft:
     """A game stopped far from a finished position: its count cannot decide RE."""
     base, result = asked.outcomes[0].score, asked.result
-    out.decide(CheckStatus.UNVERIFIABLE, "RES122")
+    out.decide(Reason.FAR_FROM_END)
     out.delta = None if asked.recorded is None else base.margin - asked.recorded
     out.reason = (f"the game stopped far from a finished position ({asked.open_share:.0%} of "
                   f"the board still open to both colours): its count ({base.result_text}, "
@@ -281,27 +282,27 @@ def _as_counted(out: Draft, asked: _Asked) -> Draft:
                   + ("" if out.delta is None else f" ({out.delta:+g} for Black)"))
     agreeing = [o for o in possible if o.score.winner == wanted]
     if asked.assumed:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES123")
+        out.decide(Reason.EVERY_STONE_ALIVE)
         out.reason += ("; no dead-stone information: every stone was counted alive, and dead "
                        "stones may still be on the board")
     elif len({o.score.winner for o in own}) > 1:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES124")
+        out.decide(Reason.UNDECIDED_CHAINS)
         names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
         out.reason = f"the winner depends on chains the estimate could not decide ({names})"
     elif recorded is None and len({o.score.winner for o in possible}) > 1:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES125")
+        out.decide(Reason.READING_DECIDES)
         shown = "; ".join(f"{where(o)}: {o.score.result_text}" for o in possible[:4])
         out.reason = (f"the winner depends on the reading ({shown}), and RE[{asked.result.raw}] "
                       "has no margin to tell them apart")
         _assumed_by(out, possible)
     elif asked.soft and agreeing:
-        out.decide(CheckStatus.UNVERIFIABLE, "RES126")
+        out.decide(Reason.NOT_FIRM)
         shown = "; ".join(f"{where(o)}: {o.score.result_text}" for o in agreeing[:4])
         out.reason += (f"; not a firm disagreement ({asked.why}): the recorded winner comes out "
                        f"under other plausible readings ({shown})")
         _assumed_by(out, agreeing[:4])
     else:
-        out.decide(CheckStatus.MISMATCH, "RES111")
+        out.decide(Reason.NO_WAY_GIVES_RE)
         if any(o.way != AS_JUDGED for o in possible):
             out.reason += "; whichever way the doubtful chains go"
         if len({o.reading.label for o in possible}) > 1:
@@ -353,7 +354,7 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
     first = inside[0]
     assert first.band is not None and first.finish is not None
     show = name or str
-    out.decide(CheckStatus.UNVERIFIABLE, "RES127")
+    out.decide(Reason.IN_BAND_NOT_SOLVED)
     out.computed = first.score.result_text
     out.read_as(first.reading)
     out.band = first.band
@@ -373,7 +374,7 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
 def _komi_needed(out: Draft, result: Result, base: Score, why: str) -> Draft:
     """The komi is unknown: the count (made without komi) cannot confirm or contradict RE, but
     it says what komi RE would need."""
-    out.decide(CheckStatus.UNVERIFIABLE, "RES131")
+    out.decide(Reason.KOMI_UNKNOWN)
     out.reading = f"{base.ruleset.name} without komi"
     out.reason = (f"the komi is unknown ({why}): the count before komi gives "
                   f"{base.result_text}; RE[{result.raw}] would need {_komi_need(result, base)}")

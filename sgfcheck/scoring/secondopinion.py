@@ -21,19 +21,21 @@ from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.engines import installed
 from sgfcheck.judge.registry import ENGINES, shown_name
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.verdict import REASONS, CheckStatus, ResultCheck
+from sgfcheck.scoring.verdict import CheckStatus, Reason, ResultCheck
 from sgfcheck.settings import DeadStoneChoice
 from sgfcheck.status import Source
 
-OPEN_ON_THE_JUDGEMENT = frozenset({"RES122", "RES124", "RES126", "RES127", "RES128",
-                                   "RES129", "RES130"})
+OPEN_ON_THE_JUDGEMENT = frozenset({Reason.FAR_FROM_END, Reason.UNDECIDED_CHAINS,
+                                   Reason.NOT_FIRM, Reason.IN_BAND_NOT_SOLVED,
+                                   Reason.BAND_UNDECIDED, Reason.JUST_OUTSIDE,
+                                   Reason.MARGIN_FROM_ELSEWHERE})
 """Unverifiable verdicts that rest on the built-in judgement of the position (an engine's own
 may decide them): stopped far from the end, undecided chains, a band that does not decide, the
 solved count not RE. Not asked: no dead-stone information, a winner without margin that depends
 on the reading, an unknown komi, an assumption about the record (an engine changes none)."""
 
 
-DECIDES = frozenset({"RES101", "RES102", "RES105"})
+DECIDES = frozenset({Reason.EXACT, Reason.SOLVED, Reason.NEAR_SOLVED})
 """The engine's matches that decide an open verdict: its count gives RE exactly, as it stands or
 with the last open points played out, or its winner within half a point. A match only because
 RE lies in the engine's band, or on the winner alone, does not. Measured on professional records
@@ -88,7 +90,8 @@ def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
             said = (f"; {engine_name}'s dead stones were asked because {first}, a mismatch "
                     "they do not confirm")
         return replace(engine, reason=engine.reason + said), True
-    why = REASONS.get(estimate.code, estimate.reason).removeprefix("unverifiable: ")
+    why = (estimate.code.meaning if estimate.code else estimate.reason
+           ).removeprefix("unverifiable: ")
     if decides(engine):
         said = (f"; decided by {words}: the estimate left it "
                 f"open ({estimate.code}: {why})")
@@ -96,7 +99,7 @@ def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
     gave = f"{engine_name}, asked too (--engine auto), counts {engine.computed or 'nothing'}"
     if engine.status is CheckStatus.MATCH:
         said = (f"{gave}: RE's winner alone ({engine.code}), so it stays open"
-                if engine.code == "RES103" else
+                if engine.code is Reason.WINNER else
                 f"{gave}: RE lies in its band but is not its count ({engine.code}), so it stays "
                 "open")
     elif engine.status is CheckStatus.MISMATCH:

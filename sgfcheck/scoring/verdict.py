@@ -86,40 +86,94 @@ def least_confidence(dead: DeadStones) -> float | None:
     return min(decided) if decided else None
 
 
-REASONS: dict[str, str] = {
-    "RES101": "match: the count gives the recorded result exactly",
-    "RES102": "match: the solved count (the last open points played out) gives the recorded "
-              "result",
-    "RES103": "match: the count gives the recorded winner (RE without a margin, or the winner "
-              "alone confirmed)",
-    "RES104": "match: the recorded result lies in the count's band, which gives its winner "
-              "throughout",
-    "RES105": "match on the winner: the solved count gives the recorded winner and lies within "
-              "half a point of RE (every chain settled, the record's own rules and komi)",
-    "RES111": "mismatch: no reading and no way of the doubtful chains gives the recorded result",
-    "RES112": "mismatch: the recorded result lies outside the count's band under every reading",
-    "RES121": "unverifiable: no dead-stone information, and the game did not end with two passes",
-    "RES122": "unverifiable: the game stopped far from a finished position",
-    "RES123": "unverifiable: no dead-stone information (every stone counted alive)",
-    "RES124": "unverifiable: the winner depends on chains the estimate could not decide",
-    "RES125": "unverifiable: the winner depends on the reading, and RE has no margin",
-    "RES126": "unverifiable: not a firm disagreement, the recorded winner comes out under other "
-              "plausible readings",
-    "RES127": "unverifiable: RE lies in the count's band but is not the solved count",
-    "RES128": "unverifiable: RE lies in the count's band, which does not decide it",
-    "RES129": "unverifiable: RE lies just outside the band of a game that did not end with two "
-              "passes (too close to call)",
-    "RES130": "unverifiable: the margin lies outside the band of a stopped record whose margin "
-              "may come from a count it does not hold, or from its units",
-    "RES131": "unverifiable: the komi is unknown",
-    "RES132": "unverifiable: the disagreement rests on an assumption about the record",
-    "RES141": "not scored: the game ended by resignation, time or forfeit",
-    "RES142": "not scored: no recorded score",
-    "RES143": "not scored: the record stops before any position worth counting (no point of "
-              "the board is anyone's yet, neither enclosed nor settled by the judgement)",
+class Reason(StrEnum):
+    """Why a verdict on RE is what it is: a stable code (``result_check.code`` in the JSON; the
+    manual's findings page lists them), with the status it gives and what it means."""
+
+    EXACT = "RES101"
+    SOLVED = "RES102"
+    WINNER = "RES103"
+    IN_BAND = "RES104"
+    NEAR_SOLVED = "RES105"
+    NO_WAY_GIVES_RE = "RES111"
+    OUTSIDE_EVERY_BAND = "RES112"
+    UNFINISHED_UNMARKED = "RES121"
+    FAR_FROM_END = "RES122"
+    EVERY_STONE_ALIVE = "RES123"
+    UNDECIDED_CHAINS = "RES124"
+    READING_DECIDES = "RES125"
+    NOT_FIRM = "RES126"
+    IN_BAND_NOT_SOLVED = "RES127"
+    BAND_UNDECIDED = "RES128"
+    JUST_OUTSIDE = "RES129"
+    MARGIN_FROM_ELSEWHERE = "RES130"
+    KOMI_UNKNOWN = "RES131"
+    ON_AN_ASSUMPTION = "RES132"
+    NOT_PLAYED_OUT = "RES141"
+    NO_SCORE = "RES142"
+    STUB = "RES143"
+
+    @property
+    def status(self) -> CheckStatus:
+        """The verdict this reason gives."""
+        return _REASONS[self][0]
+
+    @property
+    def meaning(self) -> str:
+        """What the code means, led by its verdict (``match: the count gives ...``)."""
+        return _REASONS[self][1]
+
+
+_M, _X, _U, _N = (CheckStatus.MATCH, CheckStatus.MISMATCH, CheckStatus.UNVERIFIABLE,
+                  CheckStatus.NOT_SCORED)
+_REASONS: dict[Reason, tuple[CheckStatus, str]] = {
+    Reason.EXACT: (_M, "match: the count gives the recorded result exactly"),
+    Reason.SOLVED: (_M, "match: the solved count (the last open points played out) gives the "
+                        "recorded result"),
+    Reason.WINNER: (_M, "match: the count gives the recorded winner (RE without a margin, or "
+                        "the winner alone confirmed)"),
+    Reason.IN_BAND: (_M, "match: the recorded result lies in the count's band, which gives its "
+                         "winner throughout"),
+    Reason.NEAR_SOLVED: (_M, "match on the winner: the solved count gives the recorded winner "
+                             "and lies within half a point of RE (every chain settled, the "
+                             "record's own rules and komi)"),
+    Reason.NO_WAY_GIVES_RE: (_X, "mismatch: no reading and no way of the doubtful chains gives "
+                                 "the recorded result"),
+    Reason.OUTSIDE_EVERY_BAND: (_X, "mismatch: the recorded result lies outside the count's "
+                                    "band under every reading"),
+    Reason.UNFINISHED_UNMARKED: (_U, "unverifiable: no dead-stone information, and the game "
+                                     "did not end with two passes"),
+    Reason.FAR_FROM_END: (_U, "unverifiable: the game stopped far from a finished position"),
+    Reason.EVERY_STONE_ALIVE: (_U, "unverifiable: no dead-stone information (every stone "
+                                   "counted alive)"),
+    Reason.UNDECIDED_CHAINS: (_U, "unverifiable: the winner depends on chains the estimate "
+                                  "could not decide"),
+    Reason.READING_DECIDES: (_U, "unverifiable: the winner depends on the reading, and RE has "
+                                 "no margin"),
+    Reason.NOT_FIRM: (_U, "unverifiable: not a firm disagreement, the recorded winner comes "
+                          "out under other plausible readings"),
+    Reason.IN_BAND_NOT_SOLVED: (_U, "unverifiable: RE lies in the count's band but is not the "
+                                    "solved count"),
+    Reason.BAND_UNDECIDED: (_U, "unverifiable: RE lies in the count's band, which does not "
+                                "decide it"),
+    Reason.JUST_OUTSIDE: (_U, "unverifiable: RE lies just outside the band of a game that did "
+                              "not end with two passes (too close to call)"),
+    Reason.MARGIN_FROM_ELSEWHERE: (_U, "unverifiable: the margin lies outside the band of a "
+                                       "stopped record whose margin may come from a count it "
+                                       "does not hold, or from its units"),
+    Reason.KOMI_UNKNOWN: (_U, "unverifiable: the komi is unknown"),
+    Reason.ON_AN_ASSUMPTION: (_U, "unverifiable: the disagreement rests on an assumption about "
+                                  "the record"),
+    Reason.NOT_PLAYED_OUT: (_N, "not scored: the game ended by resignation, time or forfeit"),
+    Reason.NO_SCORE: (_N, "not scored: no recorded score"),
+    Reason.STUB: (_N, "not scored: the record stops before any position worth counting (no "
+                      "point of the board is anyone's yet, neither enclosed nor settled by the "
+                      "judgement)"),
 }
-"""Every reason a verdict on RE is reached for: its stable code (``result_check.code`` in the
-JSON) and what it means (the manual's findings page lists them)."""
+
+REASONS: dict[str, str] = {reason.value: reason.meaning for reason in Reason}
+"""Every reason's code and what it means, by the code as written (the manual's findings page
+lists them)."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +202,8 @@ class ResultCheck:
     assumptions: tuple[Finding, ...] = ()
     finish: Finish | None = None
     """The solved line the verdict rests on (the last open points played out), if any."""
-    code: str = ""
-    """Why the verdict is what it is, as a stable code (:data:`REASONS`)."""
+    code: Reason | None = None
+    """Why the verdict is what it is, as a stable code."""
     under: Reading | None = None
     """The reading the verdict was reached under (``reading`` names it): the rows and the
     outcomes are found by it, not by its name."""
@@ -174,17 +228,16 @@ class Draft:
     band: Band | None = None
     assumptions: list[Finding] = field(default_factory=list)
     finish: Finish | None = None
-    code: str = ""
+    code: Reason | None = None
     under: Reading | None = None
 
     def read_as(self, reading: Reading) -> None:
         """The verdict is reached under ``reading``."""
         self.reading, self.under = reading.label, reading
 
-    def decide(self, status: CheckStatus, code: str) -> None:
-        """The verdict and the reason's code, together."""
-        assert REASONS[code].startswith(status.value.replace("-", " ")), code
-        self.status, self.code = status, code
+    def decide(self, reason: Reason) -> None:
+        """The verdict a reason gives, with the reason."""
+        self.status, self.code = reason.status, reason
 
     def frozen(self) -> ResultCheck:
         """The verdict, field for field (the draft holds exactly :class:`ResultCheck`'s)."""
@@ -267,8 +320,8 @@ def readings_text(outcomes: list[Outcome]) -> str:
 def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
            notes: list[Finding]) -> Draft:
     reading = hit.reading
-    out.decide(CheckStatus.MATCH, {"margin": "RES101", "solved": "RES102",
-                                   "near": "RES105"}.get(reproduced, "RES103"))
+    out.decide({"margin": Reason.EXACT, "solved": Reason.SOLVED,
+                "near": Reason.NEAR_SOLVED}.get(reproduced, Reason.WINNER))
     out.computed = hit.score.result_text
     out.read_as(reading)
     out.reproduced = reproduced
