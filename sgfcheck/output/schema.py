@@ -281,7 +281,8 @@ def result_check_dict(check: ResultCheck, board: Board | None = None,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,
             "least_confidence": check.least_confidence, "reading": check.reading,
-            "reproduced": check.reproduced, "band": band_dict(check.band, board),
+            "reproduced": check.reproduced.value if check.reproduced else None,
+            "band": band_dict(check.band, board),
             "assumptions": [{"code": a.code.code, "message": a.message}
                             for a in check.assumptions],
             "finish": (None if check.finish is None or board is None

@@ -28,7 +28,7 @@ from sgfcheck.replay.board import Board
 from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
-from sgfcheck.scoring.verdict import Basis, CheckStatus, Reason, ResultCheck
+from sgfcheck.scoring.verdict import Basis, CheckStatus, Reason, Reproduced, ResultCheck
 from sgfcheck.status import Source, Status
 
 # --- scores ------------------------------------------------------------------------------------
@@ -371,7 +371,7 @@ def answer_line(game: GameScore) -> str:
                 counted += f", {settled} with the points the judgement settles"
             if band.low != band.high:
                 counted += f" (band {band_text(band, game.position.board.name)})"
-        if rc.reproduced == "winner":
+        if rc.reproduced is Reproduced.WINNER:
             counted += " (the winner; not the margin)"
         parts.append(counted)
     else:

@@ -60,6 +60,7 @@ from sgfcheck.scoring.result_check import (
     AS_JUDGED,
     CheckStatus,
     Outcome,
+    Reproduced,
     ResultCheck,
     basis_of,
     check_result,
@@ -242,7 +243,7 @@ def _weighing(scoring: _Scoring, asked: Weighing, base: Score,
                          _open_share(scoring.counts, judgement.position, dead),
                          doubts=asked.doubts, rests_on=asked.conventions,
                          komi_unknown=asked.komi_unknown)
-    exact = quick.reproduced == "margin"
+    exact = quick.reproduced is Reproduced.MARGIN
     if (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not judgement.final)
             or (asked.readings[0].possible and quick.status is CheckStatus.MATCH and exact)):
         return replace(asked, result_check=quick)

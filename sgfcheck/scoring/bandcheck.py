@@ -24,6 +24,7 @@ from sgfcheck.scoring.verdict import (
     Draft,
     Outcome,
     Reason,
+    Reproduced,
     colour_number,
 )
 from sgfcheck.scoring.ways import way_chains
@@ -125,7 +126,7 @@ def _band_match(out: Draft, asked: _Asked, reading: Reading, band: Band) -> Draf
     out.band = band
     out.read_as(reading)
     out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
-    out.reproduced = "band" if recorded is not None else "winner"
+    out.reproduced = Reproduced.BAND if recorded is not None else Reproduced.WINNER
     out.delta = None if recorded is None else band.settled - recorded
     what = ("the recorded winner wins throughout the count's band" if recorded is None
             else "the recorded result lies in the count's band"

@@ -56,6 +56,7 @@ from sgfcheck.scoring.verdict import (
     Draft,
     Outcome,
     Reason,
+    Reproduced,
     ResultCheck,
     basis_of,
     colour_number,
@@ -76,7 +77,8 @@ margins moved by 2 (pro19, 181 against 171) and 3 more flipped winners of games 
 keeps (``bench/verdicts.py``, ``bench/cut_short.py``)."""
 
 __all__ = ["AS_JUDGED", "FAR_FROM_END", "REASONS", "UNFINISHED_SLACK", "Basis", "CheckStatus",
-           "Outcome", "Reason", "ResultCheck", "basis_of", "check_result", "least_confidence"]
+           "Outcome", "Reason", "Reproduced", "ResultCheck", "basis_of", "check_result",
+           "least_confidence"]
 
 
 def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
@@ -222,7 +224,7 @@ def _exact_match(out: Draft, asked: _Asked, far: bool, on_bands: bool) -> Draft 
     winners = {o.score.winner for o in asked.possible}
     if asked.recorded is None and (far or winners != {asked.wanted} or on_bands):
         return None
-    margin_or_winner = "margin" if asked.recorded is not None else "winner"
+    margin_or_winner = Reproduced.MARGIN if asked.recorded is not None else Reproduced.WINNER
     by_reading: dict[str, list[Outcome]] = {}
     for o in asked.possible:
         by_reading.setdefault(o.reading.label, []).append(o)
@@ -332,18 +334,18 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
     if recorded is None:
         labels = {o.reading.label for o in possible}
         if len(solved) == len(labels) and all(o.score.winner == wanted for o in solved):
-            return matched(out, solved[0], result, "winner", [])
+            return matched(out, solved[0], result, Reproduced.WINNER, [])
         return None
     hit = next((o for o in solved if exact(o.score)), None)
     if hit is not None:
-        return matched(out, hit, result, "solved", [])
+        return matched(out, hit, result, Reproduced.SOLVED, [])
     # Within a point of RE, its winner: the winner is confirmed (never at 2 points: moved by 2,
     # a margin would be confirmed too often; never on a reading that assumes anything).
     near = next((o for o in solved if o.reading.own and not o.reading.assumptions
                  and o.score.winner == wanted and abs(o.score.margin - recorded) <= NEAR
                  and o.score.margin != 0), None)
     if near is not None:
-        return matched(out, near, result, "near", [])
+        return matched(out, near, result, Reproduced.NEAR, [])
     inside = [o for o in solved if o.band is not None and o.band.holds(recorded)]
     if not inside:
         return None

@@ -86,6 +86,21 @@ def least_confidence(dead: DeadStones) -> float | None:
     return min(decided) if decided else None
 
 
+class Reproduced(StrEnum):
+    """What of RE a match reproduced."""
+
+    MARGIN = "margin"
+    """The margin, exactly."""
+    SOLVED = "solved"
+    """The margin, exactly, by the solved count (the last open points played out)."""
+    NEAR = "near"
+    """The winner, by a solved count within half a point of RE."""
+    BAND = "band"
+    """The result lies in the count's band."""
+    WINNER = "winner"
+    """The winner alone."""
+
+
 class Reason(StrEnum):
     """Why a verdict on RE is what it is: a stable code (``result_check.code`` in the JSON; the
     manual's findings page lists them), with the status it gives and what it means."""
@@ -193,10 +208,8 @@ class ResultCheck:
     least_confidence: float | None = None
     reading: str | None = None
     """The ruleset and komi the verdict was reached under."""
-    reproduced: str | None = None
-    """For a match: ``margin`` (exactly), ``solved`` (the solved count of the last open points,
-    exactly), ``band`` (the result lies in the count's band) or ``winner`` (the winner
-    alone)."""
+    reproduced: Reproduced | None = None
+    """For a match: what of RE it reproduced."""
     band: Band | None = None
     """The band the verdict was reached on (on a judgement of the position)."""
     assumptions: tuple[Finding, ...] = ()
@@ -224,7 +237,7 @@ class Draft:
     finished: bool = False
     least_confidence: float | None = None
     reading: str | None = None
-    reproduced: str | None = None
+    reproduced: Reproduced | None = None
     band: Band | None = None
     assumptions: list[Finding] = field(default_factory=list)
     finish: Finish | None = None
@@ -317,23 +330,28 @@ def readings_text(outcomes: list[Outcome]) -> str:
     return "; ".join(dict.fromkeys(o.reading.label for o in outcomes))
 
 
-def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
+_MATCHED = {Reproduced.MARGIN: Reason.EXACT, Reproduced.SOLVED: Reason.SOLVED,
+            Reproduced.NEAR: Reason.NEAR_SOLVED, Reproduced.WINNER: Reason.WINNER}
+"""The reason of a match by one outcome, by what it reproduced."""
+
+
+def matched(out: Draft, hit: Outcome, result: Result, reproduced: Reproduced,
            notes: list[Finding]) -> Draft:
     reading = hit.reading
-    out.decide({"margin": Reason.EXACT, "solved": Reason.SOLVED,
-                "near": Reason.NEAR_SOLVED}.get(reproduced, Reason.WINNER))
+    out.decide(_MATCHED[reproduced])
     out.computed = hit.score.result_text
     out.read_as(reading)
     out.reproduced = reproduced
     out.finish = hit.finish
     out.band = hit.band if hit.solved else out.band
     out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced in (
-        "margin", "solved") else hit.score.margin - recorded_margin(result)
-    what = "the recorded result" if reproduced in ("margin", "solved") else "the recorded winner"
+        Reproduced.MARGIN, Reproduced.SOLVED) else hit.score.margin - recorded_margin(result)
+    what = ("the recorded result" if reproduced in (Reproduced.MARGIN, Reproduced.SOLVED)
+            else "the recorded winner")
     reason = f"the count gives {what}"
     if hit.finish is not None:
         reason = f"the solved count gives {what}: {played_out(hit.finish)}"
-    if reproduced == "near":
+    if reproduced is Reproduced.NEAR:
         reason = (f"the solved count ({hit.score.result_text}) gives the recorded winner, "
                   f"{abs(out.delta or 0):g} point from RE[{result.raw}]: "
                   f"{played_out(hit.finish)}; the winner is confirmed, not the margin (a "
@@ -344,7 +362,7 @@ def matched(out: Draft, hit: Outcome, result: Result, reproduced: str,
     if hit.way != AS_JUDGED:
         reason += (f" when {hit.way}; the winner is the same whichever way the doubtful chains "
                    "go")
-    if reproduced == "winner" and result.kind is not ResultKind.WIN:
+    if reproduced is Reproduced.WINNER and result.kind is not ResultKind.WIN:
         reason += f", not the margin ({hit.score.result_text})"
     out.reason = reason
     out.assumptions.extend(reading.assumptions)
