@@ -85,7 +85,9 @@ def test_no_km_with_a_half_point_result_leaves_the_komi_unknown() -> None:
 def test_ing_rules_fix_the_komi_of_a_record_without_km() -> None:
     report = load_bytes(NO_KM.replace(b"RU[Japanese]", b"RU[Ing]"), "ing.sgf")
     from sgfcheck.records.context import resolve
-    context, _ = resolve(report.games[0], Settings())
+    from sgfcheck.records.results import parse_result
+    game = report.games[0]
+    context, _ = resolve(game, Settings(), parse_result(game.result_raw))
     assert (context.komi, context.komi_origin) == (8.0, Origin.RECORD)
     assert context.komi_detail == "no KM; the ing rules fix the komi at 8"
 

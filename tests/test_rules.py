@@ -22,11 +22,12 @@ def test_a_game_with_km_minus_zero_keeps_its_sign_beside_one_with_km_zero() -> N
 
     from sgfcheck.records.context import resolve
     from sgfcheck.records.record import load_bytes
+    from sgfcheck.records.results import parse_result
     from sgfcheck.settings import Settings
 
     def komi_of(km: str) -> float:
         (game,) = load_bytes(f"(;GM[1]SZ[9]RU[Japanese]KM[{km}];B[ee])".encode()).games
-        context, _ = resolve(game, Settings())
+        context, _ = resolve(game, Settings(), parse_result(game.result_raw))
         return context.ruleset.komi
 
     zero, minus = komi_of("0"), komi_of("-0")

@@ -27,7 +27,7 @@ from typing import Any
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.records.record import GameRecord
-from sgfcheck.records.results import ResultKind, parse_result
+from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset, Scoring
 from sgfcheck.rules.spellings import explicit_parameters, parse_rules_string, rules_from_ru
@@ -95,9 +95,10 @@ class GameContext:
         return {Origin.USER: "--rules", Origin.RECORD: "RU"}.get(self.rules_origin, "default")
 
 
-def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Finding]]:
-    """The context of one game under the user's settings, and the findings of reading its RU
-    (mapped: ``SGF024``; unknown: ``SGF023``)."""
+def resolve(game: GameRecord, settings: Settings, result: Result
+            ) -> tuple[GameContext, list[Finding]]:
+    """The context of one game under the user's settings (``result``: its RE as read), and the
+    findings of reading its RU (mapped: ``SGF024``; unknown: ``SGF023``)."""
     found: list[Finding] = []
     if settings.rules != "auto":
         ruleset = parse_rules_string(settings.rules)
@@ -132,7 +133,7 @@ def resolve(game: GameRecord, settings: Settings) -> tuple[GameContext, list[Fin
         komi_origin = Origin.UNKNOWN
         komi_detail = f"KM[{game.komi_raw}] is no komi a game can have; counted without komi"
     else:
-        komi, komi_origin, komi_detail = komi_without_km(game, ruleset)
+        komi, komi_origin, komi_detail = komi_without_km(game, ruleset, result)
         changes["komi"] = komi
     if changes:
         ruleset = _changed(ruleset, tuple(changes.items()), repr(changes.get("komi")))
@@ -160,8 +161,10 @@ def usual_komi(ruleset: Ruleset, handicap: int) -> float:
     return 7.5 if ruleset.scoring is not Scoring.TERRITORY else 6.5
 
 
-def komi_without_km(game: GameRecord, ruleset: Ruleset) -> tuple[float, Origin, str]:
-    """The komi of a record without ``KM`` (or with an empty one), where it came from, and why.
+def komi_without_km(game: GameRecord, ruleset: Ruleset, result: Result
+                    ) -> tuple[float, Origin, str]:
+    """The komi of a record without ``KM`` (or with an empty one), where it came from, and why
+    (``result``: its RE as read).
 
     - The rules in force fix the komi of an even game (``komi_fixed``: Ing's 8, Black winning
       ties): that komi, from the rules.
@@ -177,7 +180,6 @@ def komi_without_km(game: GameRecord, ruleset: Ruleset) -> tuple[float, Origin, 
     if ruleset.komi_fixed and game.handicap < 2:
         return (ruleset.komi, Origin.RECORD,
                 f"no KM; the {ruleset.name} rules fix the komi at {ruleset.komi:g}")
-    result = parse_result(game.result_raw)
     whole = (result.kind is ResultKind.DRAW or (
         result.kind is ResultKind.SCORE and result.margin is not None
         and float(result.margin).is_integer()))

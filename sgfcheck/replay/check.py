@@ -133,7 +133,7 @@ def check_game(game: GameRecord, settings: Settings) -> GameReport:
     findings.extend(_result_against_komi(game, result))
     if not game.playable:
         return GameReport(game, None, result, None, findings)
-    context, rule_findings = resolve(game, settings)
+    context, rule_findings = resolve(game, settings, result)
     findings.extend(rule_findings)
     main = game.main_line()
     rep = replay(game, main, context.ruleset,

@@ -195,9 +195,9 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     banded = not (basis_of(dead, final).firm or (dead.assumed and not final))
     line = report.line if report.line is not None else game.main_line()
     fixed = settings.user_rules or settings.move is not None
+    doubts, conventions = record_doubts(game, context)
     asked = Weighing(readings=readings(game, context, report.result, fixed=fixed),
-                     readings_fixed=fixed, doubts=record_doubts(game, context),
-                     conventions=record_conventions(game),
+                     readings_fixed=fixed, doubts=doubts, conventions=conventions,
                      komi_unknown=(None if context.komi_known else
                                    context.komi_detail.removesuffix("; counted without komi")))
     rows = _rows(own, settings, context.komi) if compare else [own]
@@ -385,40 +385,33 @@ def _server_readings(scoring: _Scoring, own: Ruleset,
     return out
 
 
-def record_doubts(game: GameRecord, context: GameContext) -> list[Finding]:
+def record_doubts(game: GameRecord, context: GameContext
+                  ) -> tuple[list[Finding], list[Finding]]:
     """What a count of the game assumes about the record itself: where its handicap stones
-    stood (``RES008``), the komi of a record without ``KM`` (``RES002``)."""
+    stood (``RES008``), the komi of a record without ``KM`` (``RES002``); and what it reads
+    from its source's conventions, cited (``RES010``: said with the verdict, never a doubt)."""
+    doubts: list[Finding] = []
     if context.komi_origin is Origin.CONVENTION:
-        return [Finding(F.RES_KOMI_CONVENTION, context.komi_detail), *_placement_doubts(game)]
-    return _placement_doubts(game)
-
-
-def record_conventions(game: GameRecord) -> list[Finding]:
-    """What a count of the game reads from its source's conventions, cited (``RES010``): said
-    with the verdict, never a doubt."""
-    if game.handicap_placement is HandicapPlacement.CONVENTION:
-        names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
-        return [Finding(F.RES_SOURCE_CONVENTION,
-                        f"the count rests on {game.handicap} handicap stones at {names}: the Fox "
-                        f"record (HA[{game.handicap}]) leaves them out, and they are placed as "
-                        "KataGo's SGF reader places them (cpp/dataio/sgf.cpp); no move "
-                        "contradicts them")]
-    return []
-
-
-def _placement_doubts(game: GameRecord) -> list[Finding]:
-    n = game.handicap
-    if game.handicap_placement is HandicapPlacement.ASSUMED:
-        names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
-        return [Finding(F.RES_ASSUMED_RECORD,
-                        f"the count rests on {n} handicap stones assumed on the standard points "
-                        f"{names}: the record (HA[{n}]) does not place them")]
-    if game.handicap_placement is HandicapPlacement.UNKNOWN:
-        return [Finding(F.RES_ASSUMED_RECORD,
-                        f"the count is made without the {n} handicap stones of HA[{n}]: the "
-                        "record does not place them, and the moves show they did not stand on "
-                        "the standard points")]
-    return []
+        doubts.append(Finding(F.RES_KOMI_CONVENTION, context.komi_detail))
+    n, placement = game.handicap, game.handicap_placement
+    if placement is HandicapPlacement.UNKNOWN:
+        doubts.append(Finding(F.RES_ASSUMED_RECORD,
+                              f"the count is made without the {n} handicap stones of HA[{n}]: "
+                              "the record does not place them, and the moves show they did not "
+                              "stand on the standard points"))
+    if placement not in (HandicapPlacement.ASSUMED, HandicapPlacement.CONVENTION):
+        return doubts, []
+    names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+    if placement is HandicapPlacement.ASSUMED:
+        doubts.append(Finding(F.RES_ASSUMED_RECORD,
+                              f"the count rests on {n} handicap stones assumed on the standard "
+                              f"points {names}: the record (HA[{n}]) does not place them"))
+        return doubts, []
+    return doubts, [Finding(F.RES_SOURCE_CONVENTION,
+                            f"the count rests on {n} handicap stones at {names}: the Fox "
+                            f"record (HA[{n}]) leaves them out, and they are placed as "
+                            "KataGo's SGF reader places them (cpp/dataio/sgf.cpp); no move "
+                            "contradicts them")]
 
 
 def open_share(position: Position, owners: PointOwners | None = None) -> float:
