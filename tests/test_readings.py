@@ -285,3 +285,21 @@ def test_the_added_row_is_named_apart_and_never_hidden_in_the_same_margin() -> N
     assert "japanese, OGS: territory as OGS counted it before 2024-06-08" in text
     # One asked row: nothing to compare, and the added row differs: no "same margin" claim.
     assert "Every ruleset gives the same margin" not in text
+
+
+def test_a_servers_count_is_one_entry() -> None:
+    """Every server's own count (the record's marks, OGS's two) is one entry of
+    servercount.SERVER_COUNTS, read from there alone: the pipeline names none of them."""
+    from pathlib import Path
+
+    from sgfcheck.scoring.conventions import Counting
+    from sgfcheck.scoring.servercount import BY_COUNTING, SERVER_COUNTS
+
+    assert [e.counting for e in SERVER_COUNTS] == [Counting.MARKED, Counting.OGS,
+                                                   Counting.OGS_STRICT]
+    assert set(BY_COUNTING) == {c for c in Counting if c.server}
+    scoring = Path(__file__).resolve().parent.parent / "sgfcheck" / "scoring"
+    naming = [p.name for p in sorted(scoring.glob("*.py"))
+              if p.name not in ("conventions.py", "servercount.py")
+              and "Counting." in p.read_text(encoding="utf-8")]
+    assert naming == []

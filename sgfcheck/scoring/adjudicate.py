@@ -16,7 +16,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
-from sgfcheck.colour import Colour
 from sgfcheck.endgame.finish import objective_of
 from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
@@ -44,17 +43,10 @@ from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.band import Band, union
-from sgfcheck.scoring.conventions import (
-    Counting,
-    Reading,
-    marked_readings,
-    ogs_countings,
-    readings,
-    server_readings,
-)
+from sgfcheck.scoring.conventions import readings
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.counts import Counts, Way
-from sgfcheck.scoring.explain import explain, marks_against_referee
+from sgfcheck.scoring.explain import explain
 from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, Worked
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
@@ -68,7 +60,7 @@ from sgfcheck.scoring.result_check import (
 from sgfcheck.scoring.secondopinion import combined as second_opinion
 from sgfcheck.scoring.secondopinion import second_judge
 from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
-from sgfcheck.scoring.servercount import ogs_territory
+from sgfcheck.scoring.servercount import BY_COUNTING, server_readings
 from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.settings import EngineName, Settings
 
@@ -275,12 +267,9 @@ def _reading_rows(rows: Rows, weighing: Weighing) -> Rows:
     if reading.ruleset.komi != own.komi:
         name.append(f"komi {reading.ruleset.komi:g}")
     if reading.counting.server:
-        name.append(_SHORT[reading.counting])
+        name.append(BY_COUNTING[reading.counting].short)
     return replace(rows, scores=[*rows.scores, mine[0].score], bands=[*rows.bands, band],
                    added_reading=", ".join(name), reading_row=len(rows.scores))
-
-
-_SHORT = {Counting.MARKED: "marks", Counting.OGS: "OGS", Counting.OGS_STRICT: "OGS strict seki"}
 
 
 def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[Way, ...]:
@@ -330,59 +319,23 @@ def _weighed(scoring: _Scoring, asked: Weighing, own: Ruleset, result: Result
         (_way(how, analyse(rep.board, stones), dead), False) for how, stones in weak]
     readings = list(asked.readings)
     if not asked.readings_fixed:
-        readings += _server_readings(scoring, own, readings)
+        readings += server_readings(scoring.report.game, own, dead, position, readings)
     banded = not basis_of(dead, judgement.final).firm
     outcomes = []
     for reading in readings:
         for way, settled in ways:
+            server = BY_COUNTING.get(reading.counting)
             score, band, finish = scoring.counts.outcome(
-                reading.ruleset, way, _server_territory(reading, way.position, dead),
-                _COUNTED_AS.get(reading.counting, ""),
-                way.how == AS_JUDGED and reading.counting is Counting.REFEREE, banded)
+                reading.ruleset, way,
+                None if server is None else server.territory(way.position, dead),
+                "" if server is None else server.counted_as,
+                way.how == AS_JUDGED and server is None, banded)
             outcomes.append(Outcome(reading, way.how, score, band, settled, finish))
     return check_result(result, outcomes, dead, judgement.final,
                         _open_share(scoring.counts, position, dead, judged.owners),
                         doubts=asked.doubts,
                         rests_on=asked.conventions, komi_unknown=asked.komi_unknown,
                         name=rep.board.name), outcomes
-
-
-_COUNTED_AS = {
-    Counting.MARKED: "territory as the record marks it (TB/TW), counted as it stands",
-    Counting.OGS: "territory as OGS counted it before 2024-06-08: every empty region bordered "
-                  "by one colour, no point to fill",
-    Counting.OGS_STRICT: "territory as OGS counted it before 2024-06-08 in strict seki mode",
-}
-
-
-def _server_territory(reading: Reading, where: Position, dead: DeadStones
-                      ) -> dict[Colour, set[int]] | None:
-    """The territory a server's count gives each colour under ``reading`` (None: the
-    referee's)."""
-    if reading.counting is Counting.MARKED:
-        return dead.territory
-    if reading.counting.server:
-        return ogs_territory(where, reading.counting is Counting.OGS_STRICT)
-    return None
-
-
-def _server_readings(scoring: _Scoring, own: Ruleset,
-                     readings: list[Reading]) -> list[Reading]:
-    """The readings of a server's own count the record allows, where that count parts from
-    the referee's: the record's territory marks (TB/TW), OGS's count of its date."""
-    dead, position = scoring.judgement.dead, scoring.judgement.position
-    out: list[Reading] = []
-    if dead.territory is not None and all(r.counting is not Counting.MARKED for r in readings):
-        # Where the record's territory marks part from the referee's count, they are read too.
-        parting = marks_against_referee(position, own, dead.territory)
-        if parting is not None:
-            out += marked_readings(readings, parting)
-    for counting in ogs_countings(scoring.report.game, own):
-        parting = marks_against_referee(position, own, ogs_territory(
-            position, counting is Counting.OGS_STRICT), "OGS's count")
-        if parting is not None:
-            out += server_readings(readings, counting, parting)
-    return out
 
 
 def record_doubts(game: GameRecord, context: GameContext

@@ -154,42 +154,6 @@ def readings(game: GameRecord, context: GameContext, result: Result,
     return out
 
 
-def marked_readings(found: list[Reading], parting: str) -> list[Reading]:
-    """Each possible reading again with the record's territory marks as the territory counted
-    (``parting``: where the marks and the referee's map part, in words)."""
-    note = Finding(F.RES_SERVER_COUNT, "the territory the record marks (TB/TW) counted as it "
-                   f"stands, as the server that wrote it counts; a referee's count differs: "
-                   f"{parting}")
-    return [replace(r, own=False, counting=Counting.MARKED, assumptions=(*r.assumptions, note))
-            for r in found if r.possible]
-
-
-def ogs_countings(game: GameRecord, ruleset: Ruleset) -> tuple[Counting, ...]:
-    """The OGS counts a record allows: none unless it names OGS (``PC``) and its date (``DT``)
-    falls before OGS began to count with goscorer (2024-06-08), and only under territory
-    counting (under area counting OGS's regions are what the referee counts); strict seki mode
-    where the rules leave seki territory uncounted (the record does not say whether the game
-    was in it, so both are read)."""
-    date = (game.info.get("DT") or "")[:10]
-    if (game.server is not Server.OGS or ruleset.scoring is not Scoring.TERRITORY
-            or len(date) != 10 or not date[:4].isdigit() or date >= OGS_GOSCORER_SINCE):
-        return ()
-    return (Counting.OGS,) + (() if ruleset.seki_territory else (Counting.OGS_STRICT,))
-
-
-def server_readings(found: list[Reading], counting: Counting, parting: str) -> list[Reading]:
-    """Each possible reading again with the territory of an OGS count (``parting``: where it
-    and the referee's map part, in words)."""
-    strict = " in strict seki mode" if counting is Counting.OGS_STRICT else ""
-    note = Finding(F.RES_SERVER_COUNT, "RE read as OGS's own count of the record's date"
-                   f"{strict} (online-go/goban, GoEngine.computeScore until ca2b00c2, "
-                   "2024-06-08): every empty region bordered by one colour counted as its "
-                   "territory, no point to fill deducted; a referee's count differs: "
-                   f"{parting}")
-    return [replace(r, own=False, counting=counting, assumptions=(*r.assumptions, note))
-            for r in found if r.possible and r.counting is Counting.REFEREE]
-
-
 def _integer_margin(result: Result) -> bool:
     return (result.kind is ResultKind.SCORE and result.margin is not None
             and float(result.margin).is_integer())

@@ -1,5 +1,11 @@
 """Counts that servers made, not a referee: the territory a server's own scorer gave each colour,
-for the readings that a record naming that server allows (:mod:`sgfcheck.scoring.conventions`).
+for the readings that a record naming that server allows. Each such count is one
+:class:`ServerCount` entry of :data:`SERVER_COUNTS` (when a record allows it, the territory it
+counts, its words and its cited note): a new one is its entry here and its :class:`Counting`
+member (:mod:`sgfcheck.scoring.conventions`).
+
+**The record's own territory marks (TB/TW)**, counted as they stand, as the server that wrote
+them counts: read where they part from the referee's map.
 
 **OGS before 2024-06-08.** OGS's engine (``online-go/goban``, ``GoEngine.computeScore`` with
 ``GoStoneGroups``/``GoStoneGroup.computeIsTerritory``, from the public import of 2019-10-03,
@@ -16,8 +22,106 @@ referee does: nothing to read there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.findings import Finding
+from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
+from sgfcheck.records.record import GameRecord
+from sgfcheck.records.servers import Server
+from sgfcheck.rules.ruleset import Ruleset, Scoring
+from sgfcheck.scoring.conventions import OGS_GOSCORER_SINCE, Counting, Reading
+from sgfcheck.scoring.explain import marks_against_referee
+
+Territory = dict[Colour, set[int]]
+
+
+@dataclass(frozen=True)
+class ServerCount:
+    """One server's own count of the territory, read beside the referee's."""
+
+    counting: Counting
+    short: str
+    """Its name in a row's name (``OGS``)."""
+    counted_as: str
+    """What the count took as territory, for the row's words."""
+    allowed: Callable[[GameRecord, Ruleset, DeadStones], bool]
+    """The record allows the reading: it names the server, its date, its rules; or holds the
+    marks."""
+    territory: Callable[[Position, DeadStones], Territory | None]
+    """The territory the count gives each colour in a position (dead stones removed)."""
+    why: str
+    """Why RE is read so, cited: the note every reading of it carries (before ``a referee's
+    count differs: ...``)."""
+    against: str = ""
+    """Whose count parts from the referee's map, in words (``OGS's count``; the record's marks
+    where empty)."""
+    referee_only: bool = True
+    """Read only on the readings the referee counts (not on another server's)."""
+
+
+def _ogs_allowed(game: GameRecord, ruleset: Ruleset) -> bool:
+    """A record names OGS (``PC``) and its date (``DT``) falls before OGS began to count with
+    goscorer (2024-06-08), under territory counting (under area counting OGS's regions are what
+    the referee counts)."""
+    date = (game.info.get("DT") or "")[:10]
+    return (game.server is Server.OGS and ruleset.scoring is Scoring.TERRITORY
+            and len(date) == 10 and date[:4].isdigit() and date < OGS_GOSCORER_SINCE)
+
+
+_OGS_WHY = ("RE read as OGS's own count of the record's date{strict} (online-go/goban, "
+            "GoEngine.computeScore until ca2b00c2, 2024-06-08): every empty region bordered by "
+            "one colour counted as its territory, no point to fill deducted")
+
+SERVER_COUNTS: tuple[ServerCount, ...] = (
+    ServerCount(
+        Counting.MARKED, "marks", "territory as the record marks it (TB/TW), counted as it stands",
+        lambda game, ruleset, dead: dead.territory is not None,
+        lambda where, dead: dead.territory,
+        "the territory the record marks (TB/TW) counted as it stands, as the server that wrote "
+        "it counts", referee_only=False),
+    ServerCount(
+        Counting.OGS, "OGS", "territory as OGS counted it before 2024-06-08: every empty region "
+        "bordered by one colour, no point to fill",
+        lambda game, ruleset, dead: _ogs_allowed(game, ruleset),
+        lambda where, dead: ogs_territory(where, False),
+        _OGS_WHY.format(strict=""), "OGS's count"),
+    ServerCount(
+        Counting.OGS_STRICT, "OGS strict seki",
+        "territory as OGS counted it before 2024-06-08 in strict seki mode",
+        # strict seki mode where the rules leave seki territory uncounted (the record does not
+        # say whether the game was in it, so both are read)
+        lambda game, ruleset, dead: _ogs_allowed(game, ruleset) and not ruleset.seki_territory,
+        lambda where, dead: ogs_territory(where, True),
+        _OGS_WHY.format(strict=" in strict seki mode"), "OGS's count"),
+)
+BY_COUNTING = {entry.counting: entry for entry in SERVER_COUNTS}
+
+
+def server_readings(game: GameRecord, own: Ruleset, dead: DeadStones, position: Position,
+                    found: list[Reading]) -> list[Reading]:
+    """Each possible reading again as every server's count the record allows, where that
+    count parts from the referee's map (``found``: the readings so far; a count already among
+    them is not read again)."""
+    out: list[Reading] = []
+    for entry in SERVER_COUNTS:
+        if (any(r.counting is entry.counting for r in found)
+                or not entry.allowed(game, own, dead)):
+            continue
+        territory = entry.territory(position, dead)
+        assert territory is not None
+        parting = marks_against_referee(position, own, territory, entry.against)
+        if parting is None:
+            continue
+        note = Finding(F.RES_SERVER_COUNT, f"{entry.why}; a referee's count differs: {parting}")
+        out += [replace(r, own=False, counting=entry.counting,
+                        assumptions=(*r.assumptions, note))
+                for r in found if r.possible and (not entry.referee_only
+                                                  or r.counting is Counting.REFEREE)]
+    return out
 
 
 def ogs_territory(position: Position, strict_seki: bool) -> dict[Colour, set[int]]:
