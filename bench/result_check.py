@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from sgfcheck.output.reasons import reason_of
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.settings import Settings
 
@@ -49,10 +50,9 @@ def main() -> int:
         print(f"  {status:12} {n:5}  {100 * n / total:.2f}%")
     print("by RU:", ", ".join(f"{k} {v}" for k, v in sorted(by_rules.items())))
     for path, g in mismatches:
-        rc = g.result_check
         seki = g.position.seki_empty if g.position else {}
         print(f"- {path}: RU[{g.check.game.rules_raw}] HA {g.check.game.handicap} "
-              f"KM {g.check.game.komi_raw}: {rc.reason}; seki points "
+              f"KM {g.check.game.komi_raw}: {reason_of(g)}; seki points "
               f"{sum(len(v) for v in seki.values())}")
     return 0
 

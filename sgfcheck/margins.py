@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Band(Protocol):
-    """A band of margins (:class:`sgfcheck.scoring.band.Band`), as far as its words need."""
+    """A band of margins (:class:`sgfcheck.scoring.band.Band`, or a verdict's
+    :class:`sgfcheck.scoring.reasons.NamedBand`), as far as its words need."""
 
     @property
     def low(self) -> float: ...
     @property
     def high(self) -> float: ...
     @property
-    def open_points(self) -> Sequence[int]: ...
+    def open_points(self) -> Sequence[Any]: ...
+    """Its open points: by index (named by the board), or by name."""
     @property
     def unsettled(self) -> Sequence[str]: ...
 
@@ -26,8 +28,9 @@ def margin_text(margin: float) -> str:
     return f"{'B' if margin > 0 else 'W'}+{abs(margin):g}"
 
 
-def band_text(band: Band, name: Callable[[int], str], most: int = 6) -> str:
-    """``B+1.5 .. B+6.5: open at K10, L12; unsettled: B N18`` (at most ``most`` points named)."""
+def band_text(band: Band, name: Callable[[Any], str] = str, most: int = 6) -> str:
+    """``B+1.5 .. B+6.5: open at K10, L12; unsettled: B N18`` (at most ``most`` points named;
+    ``name``: a point's name, where the band holds them by index)."""
     if band.low == band.high:
         text = margin_text(band.low)
     elif band.high < 0:  # White wins throughout: the smaller margin first

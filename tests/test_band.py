@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.margins import band_text
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.position.analysis import Position
 from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.scoring.adjudicate import GameScore, score_file
@@ -111,7 +112,7 @@ def test_the_estimate_reads_the_open_boundary_from_both_sides() -> None:
     assert rc is not None and rc.band is not None
     assert (rc.status, rc.code, rc.reproduced, rc.computed) == ("match", "RES104", "band",
                                                                 "W+15.5")
-    assert rc.reason == (
+    assert said(rc) == (
         "the recorded result lies in the count's band (W+14.5 .. W+18.5: open at C5, japanese "
         "with komi 6.5); the solved count is W+15.5 (the last 5 open points (C6, B5, C5, D5, C4) "
         "played out as well as possible by both sides, 23 settled points not yet enclosed taken "
@@ -149,7 +150,7 @@ def test_a_finished_game_with_a_wrong_margin_is_a_mismatch(tmp_path: Path) -> No
     assert rc is not None and rc.finished
     assert rc.band is not None and (rc.band.low, rc.band.high) == (-9.5, -9.5)
     assert rc.status == "mismatch"
-    assert rc.reason.startswith("computed W+9.5 (japanese with komi 0.5), recorded W+10.5: the "
+    assert said(rc).startswith("computed W+9.5 (japanese with komi 0.5), recorded W+10.5: the "
                                 "recorded result lies 1 point(s) outside the count's band")
 
 
@@ -160,7 +161,7 @@ def test_a_winner_alone_is_read_on_the_bands_sign(tmp_path: Path) -> None:
         path.write_bytes((FIXTURES / "unfinished.sgf").read_bytes().replace(
             b"RE[W+10.5]", f"RE[{result}]".encode()))
         rc = scored(path).result_check
-        assert rc is not None and rc.status == status, (result, rc.reason)
+        assert rc is not None and rc.status == status, (result, said(rc))
 
 
 def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:

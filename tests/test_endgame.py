@@ -18,6 +18,7 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.endgame.finish import Finish, Objective, Outcome
 from sgfcheck.endgame.stage import Endgame
 from sgfcheck.limits import DEFAULT_LIMITS
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.replay.board import Board, neighbours_for
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes
 from sgfcheck.settings import Settings
@@ -344,13 +345,13 @@ def test_the_verdict_rests_on_the_solved_count() -> None:
     right = game_of(ONE_POINT_GOTE, "B", result="W+0.5").result_check
     assert right is not None and right.status == "match" and right.reproduced == "solved"
     assert right.code == "RES102"
-    assert "the last 2 open points (D5, E5) played out as well as possible" in right.reason
+    assert "the last 2 open points (D5, E5) played out as well as possible" in said(right)
     # RE half a point off (a Fox record's units), its winner the solved count's: the winner is
     # confirmed, not the margin.
     near = game_of(ONE_POINT_GOTE, "B", result="W+1").result_check
     assert near is not None and near.status == "match" and near.code == "RES105"
     assert near.reproduced == "near" and near.delta == 0.5
-    assert near.reason.startswith("the solved count (W+0.5) gives the recorded winner, 0.5 "
+    assert said(near).startswith("the solved count (W+0.5) gives the recorded winner, 0.5 "
                                   "point from RE[W+1]")
     # A point off: in the band but not the solved count, neither confirmed nor a mismatch (at a
     # point, RES105 matched 18 more professional margins moved by 2 and 3 more flipped winners

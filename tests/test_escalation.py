@@ -15,6 +15,7 @@ from test_katago import needs_katago
 from sgfcheck.findings import LIF_KATAGO
 from sgfcheck.judge import deadstones
 from sgfcheck.judge.katago import KataGoError
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source, Status
@@ -155,12 +156,12 @@ def test_a_mismatch_on_the_estimate_is_put_to_katago_before_it_is_said(
     alone = score_file(path, Settings(engine=EngineName.NONE)).games[0]
     assert alone.result_check is not None and alone.dead is not None
     assert (alone.result_check.status, alone.dead.source) == ("mismatch", Source.ESTIMATE)
-    assert "KataGo" not in alone.result_check.reason
+    assert "KataGo" not in said(alone.result_check)
     (game,) = score_file(path, Settings()).games
     rc = game.result_check
     assert rc is not None and game.dead is not None
     assert (rc.status, rc.basis, game.dead.source) == ("mismatch", "engine", Source.KATAGO)
-    assert rc.reason.endswith(
+    assert said(rc).endswith(
         "; KataGo's dead stones confirm the mismatch (the estimate's dead stones gave W+9.5 "
         "(japanese with komi 0.5) against RE[W+20.5] too)")
     assert game.dead.notes[0] == (

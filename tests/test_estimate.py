@@ -10,6 +10,7 @@ from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.playout import Playouts
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_file
 from sgfcheck.records.results import parse_result
@@ -100,16 +101,16 @@ def test_uncertain_chains_make_the_check_unverifiable_unless_the_winner_stays() 
     own = Reading(rules, True)
     outcomes = [Outcome(own, AS_JUDGED, alive), Outcome(own, "W H5 dead", dead)]
     check = check_result(parse_result("W+9.5"), outcomes, stones, True)
-    assert check.status == "match" and "W H5 dead" in check.reason
+    assert check.status == "match" and "W H5 dead" in said(check)
     check = check_result(parse_result("B+0.5"), outcomes, stones, True)
-    assert check.status == "mismatch" and "whichever way" in check.reason
+    assert check.status == "mismatch" and "whichever way" in said(check)
     # A chain whose fate decides the winner: the check cannot be made.
     flipped = count(analyse(board, set(range(9 * 9)) & {p for p, c in enumerate(board.colour)
                                                        if c == 2}), rep, rules, 0)
     assert flipped.winner is BLACK
     check = check_result(parse_result("W+9.5"), [
         Outcome(own, AS_JUDGED, alive), Outcome(own, "all white dead", flipped)], stones, True)
-    assert check.status == "unverifiable" and "all white dead" in check.reason
+    assert check.status == "unverifiable" and "all white dead" in said(check)
 
 
 def test_false_eye_group_is_dead() -> None:

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from sgfcheck.cli.app import app
 from sgfcheck.escaping import csv_cell, json_safe, terminal_text, visible
 from sgfcheck.limits import Limits, address_space, parse_spec
+from sgfcheck.output.reasons import sentence
 from sgfcheck.output.schema import file_report_dict, json_text
 from sgfcheck.records.context import Origin
 from sgfcheck.replay.check import FileReport, check_bytes, check_file
@@ -78,8 +79,8 @@ def test_impossible_komi_is_sgf015_and_unknown_never_a_default(komi: bytes) -> N
     rc = scored.result_check
     assert rc is not None and rc.status == "unverifiable"
     # The 80 empty points are Black's, and B E5 is alive: B+80 before komi; W+3.5 needs 83.5.
-    assert rc.reason.endswith("the count before komi gives B+80; RE[W+3.5] would need a komi of "
-                              "83.5"), rc.reason
+    assert sentence(rc).endswith("the count before komi gives B+80; RE[W+3.5] would need a komi of "
+                              "83.5"), sentence(rc)
     assert all(s.ruleset.komi == 0 for s in scored.scores)
 
 

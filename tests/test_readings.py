@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.points import fox_handicap, point_name
 from sgfcheck.records.context import Origin
 from sgfcheck.records.record import HandicapPlacement, load_bytes
@@ -64,9 +65,9 @@ def test_no_km_with_a_whole_point_result_reads_komi_0_and_says_so() -> None:
 def test_no_km_never_makes_a_mismatch_but_says_the_komi_re_needs() -> None:
     rc = scored_bytes(with_re(NO_KM, "B+9")).result_check
     assert rc is not None and rc.status == "unverifiable"
-    assert rc.reason.endswith("RE[B+9] would need a komi of -7")
+    assert said(rc).endswith("RE[B+9] would need a komi of -7")
     assert "the count rests on an assumption about the record, not on the record: no KM" \
-        in rc.reason
+        in said(rc)
 
 
 def test_no_km_with_a_half_point_result_leaves_the_komi_unknown() -> None:
@@ -75,7 +76,7 @@ def test_no_km_with_a_half_point_result_leaves_the_komi_unknown() -> None:
     assert rc is not None and game.check.context is not None
     assert game.check.context.komi_origin is Origin.UNKNOWN
     assert (rc.status, rc.reading) == ("unverifiable", "japanese without komi")
-    assert rc.reason == (
+    assert said(rc) == (
         "the komi is unknown (no KM, and RE[B+1.5] does not tell it): the count before komi "
         "gives B+2; RE[B+1.5] would need a komi of 0.5")
     # No ruleset's komi is put in the record's mouth: every row counts without komi.
@@ -136,14 +137,14 @@ def test_the_ogs_reading_is_tried_only_where_the_record_names_it(
     rc = scored_bytes(OGS_SEKI.replace(*change), dead=("B9",)).result_check
     assert rc is not None
     assert (rc.status, rc.reading) == ("mismatch", "japanese with komi 6.5"), why
-    assert "OGS" not in rc.reason
+    assert "OGS" not in said(rc)
 
 
 def test_a_wrong_ogs_result_is_still_caught() -> None:
     # The winner flipped: neither the referee's count nor OGS's gives it.
     rc = scored_bytes(with_re(OGS_SEKI, "W+22.5"), dead=("B9",)).result_check
     assert rc is not None and rc.status == "mismatch"
-    assert rc.reason.endswith("under every reading checked (japanese with komi 6.5; japanese "
+    assert said(rc).endswith("under every reading checked (japanese with komi 6.5; japanese "
                               "with komi 6.5, as OGS counted before 2024-06-08)")
 
 

@@ -13,6 +13,7 @@ from conftest import FIXTURES, corpus_dir, game, game_of
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.context import Origin
 from sgfcheck.records.record import HandicapPlacement
 from sgfcheck.replay.check import FileReport, GameReport, check_bytes, check_file
@@ -67,7 +68,7 @@ def test_the_count_of_an_assumed_placement_says_so() -> None:
     # RE[B+54.5] is 2 points from the count of a game ended by two passes: outside its band,
     # but the count rests on the assumed stones, so the check cannot call the record wrong.
     assert check is not None and check.status is CheckStatus.UNVERIFIABLE
-    assert "but the count rests on an assumption about the record" in check.reason
+    assert "but the count rests on an assumption about the record" in said(check)
     assert [(a.code.code, a.message) for a in check.assumptions if a.code.code == "RES008"] == [
         ("RES008", "the count rests on 2 handicap stones assumed on the standard points G7, C3: "
                    "the record (HA[2]) does not place them")]
@@ -80,8 +81,8 @@ def test_a_disagreement_resting_on_an_assumed_placement_is_no_mismatch() -> None
     (g,) = score_bytes(data).games
     check = g.result_check
     assert check is not None and check.status is CheckStatus.UNVERIFIABLE
-    assert "rests on an assumption about the record" in check.reason
-    assert "2 handicap stones assumed on the standard points G7, C3" in check.reason
+    assert "rests on an assumption about the record" in said(check)
+    assert "2 handicap stones assumed on the standard points G7, C3" in said(check)
 
 
 def test_the_result_of_an_unknown_placement_is_never_a_mismatch() -> None:
@@ -259,7 +260,7 @@ def test_an_impossible_komi_is_unknown_and_the_verdict_says_what_it_would_need()
     assert s.scores[0].result_text == "B+27"
     check = s.result_check
     assert check is not None and check.status is CheckStatus.UNVERIFIABLE
-    assert check.reason == ("the komi is unknown (KM[1e308] is no komi a game can have): the count "
+    assert said(check) == ("the komi is unknown (KM[1e308] is no komi a game can have): the count "
                             "before komi gives B+27; RE[W+3.5] would need a komi of 30.5")
 
 

@@ -16,10 +16,12 @@ from test_katago import needs_katago
 from sgfcheck import findings as F
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.limits import DEFAULT_LIMITS
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.results import parse_result
 from sgfcheck.run.batch import BatchOptions
 from sgfcheck.scoring import secondopinion
 from sgfcheck.scoring.adjudicate import score_file
+from sgfcheck.scoring.reasons import Plain
 from sgfcheck.scoring.result_check import CheckStatus, Reason, ResultCheck
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source
@@ -34,8 +36,7 @@ alive) and the last points played out give W+0.5 exactly."""
 def _check(status: CheckStatus, code: str, computed: str = "W+0.5") -> ResultCheck:
     reason = Reason(code)
     assert reason.status is status, code
-    return ResultCheck(status, f"{status.value} ({code})", computed=computed,
-                       reading="japanese with komi 6.5", code=reason)
+    return ResultCheck(reason, Plain(), computed=computed, reading="japanese with komi 6.5")
 
 
 ESTIMATE = DeadStones(set(), Source.ESTIMATE, [])
@@ -70,7 +71,7 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
     verdict, engines = secondopinion.combined(open_, _check(CheckStatus.MATCH, "RES102"), kata,
                                               True, "W+0.5")
     assert engines and verdict.status is CheckStatus.MATCH and verdict.code == "RES102"
-    assert verdict.reason.endswith(
+    assert said(verdict).endswith(
         "; decided by KataGo's dead stones and ownership: the estimate left it open (RES128: "
         "RE lies in the count's band, which does not decide it)")
     # RE inside the engine's band, or its winner alone, is no count of RE: it stays open (such
@@ -81,13 +82,13 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
             open_, replace(_check(CheckStatus.MATCH, code), delta=delta), kata, True, "W+0.5")
         assert not engines and verdict.status is CheckStatus.UNVERIFIABLE, code
         assert verdict.code == "RES128"
-    assert verdict.reason.endswith("; KataGo, asked too (--engine auto), counts W+0.5: RE's "
+    assert said(verdict).endswith("; KataGo, asked too (--engine auto), counts W+0.5: RE's "
                                    "winner alone (RES103), so it stays open")
     # One judge's alarm against the other's doubt is no alarm.
     verdict, engines = secondopinion.combined(
         open_, _check(CheckStatus.MISMATCH, "RES112", "W+12.5"), kata, True, "W+0.5")
     assert not engines and verdict.status is CheckStatus.UNVERIFIABLE
-    assert verdict.reason.endswith(
+    assert said(verdict).endswith(
         "; KataGo, asked too (--engine auto), counts W+12.5, a mismatch (RES112) the estimate "
         "does not confirm, so it stays open")
     # The estimate's mismatch stands only where the engine's count confirms it.
@@ -96,7 +97,7 @@ def test_an_engines_exact_count_decides_an_open_verdict_and_a_band_does_not() ->
         wrong, _check(CheckStatus.MISMATCH, "RES112", "B+44.5"), DeadStoneChoice.GNUGO,
         False, "W+0.5")
     assert engines and verdict.status is CheckStatus.MISMATCH
-    assert verdict.reason.endswith(
+    assert said(verdict).endswith(
         "; GNU Go's dead stones confirm the mismatch (the estimate's dead stones gave B+45.5 "
         "(japanese with komi 6.5) against RE[W+0.5] too)")
 
@@ -153,7 +154,7 @@ def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(
     assert rc is not None and game.dead is not None
     assert (rc.status, str(rc.basis), game.dead.source) == (CheckStatus.MISMATCH, "engine",
                                                             Source.GNUGO)
-    assert rc.reason.endswith(
+    assert said(rc).endswith(
         "; GNU Go's dead stones confirm the mismatch (the estimate's dead stones gave W+9.5 "
         "(japanese with komi 0.5) against RE[W+20.5] too)")
     assert game.dead.notes[0] == (

@@ -12,9 +12,11 @@ from conftest import CORPUS, FIXTURES
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
+from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.servers import Server
 from sgfcheck.scoring.adjudicate import GameScore, score_file
+from sgfcheck.scoring.reasons import Plain
 from sgfcheck.scoring.result_check import Basis, Reason, ResultCheck
 from sgfcheck.settings import Settings
 
@@ -78,7 +80,7 @@ def test_a_falsified_fox_result_is_still_caught() -> None:
     # Both readings the convention allows put the result outside the band, by 31 and 32 points.
     assert ("recorded B+15.5: the recorded result lies 31 point(s) outside the count's band "
             "under every reading checked (japanese with komi 6.5: W+15.5; chinese with komi "
-            "7.5: W+16.5)") in rc.reason
+            "7.5: W+16.5)") in said(rc)
 
 
 def test_the_users_komi_switches_inference_off() -> None:
@@ -110,7 +112,7 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     assert (rc.status, rc.code, rc.reproduced, rc.computed, rc.delta) == (
         "unverifiable", "RES127", None, "W+9.5", 1.0)
     assert rc.band is not None and (rc.band.low, rc.band.high) == (-10.5, -8.5)
-    assert rc.reason == (
+    assert said(rc) == (
         "RE[W+10.5] lies in the count's band (W+8.5 .. W+10.5, japanese with komi 0.5) but is "
         "not the solved count (W+9.5 under japanese with komi 0.5: nothing left open: no move "
         "changes the count); the players may have lost points in the last moves, or counted "
@@ -130,13 +132,13 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     open_boundary = (FIXTURES / "open-boundary-9x9.sgf").read_bytes()
     # Two points beyond the band: too close to call on a stopped game.
     rc = checked_as(tmp_path, unfinished, b"W+12.5")
-    assert rc.status == "unverifiable" and "too close to call" in rc.reason
+    assert rc.status == "unverifiable" and "too close to call" in said(rc)
     # Ten points beyond it, the winner right: nothing on the board is left open (no open
     # point, no unsettled chain), so the band is the count and the move in hand: a wrong
     # margin, a mismatch though the game did not end with two passes.
     rc = checked_as(tmp_path, unfinished, b"W+20.5")
     assert rc.status == "mismatch"
-    assert rc.reason == (
+    assert said(rc) == (
         "computed W+9.5 (japanese with komi 0.5), recorded W+20.5: the recorded result lies 10 "
         "point(s) outside the count's band under every reading checked (japanese with komi 0.5: "
         "W+8.5 .. W+10.5); the game did not end with two passes, but nothing on the board is "
@@ -145,21 +147,21 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     # The same in zi (10.75 zi = 21.5 points): the margin rests on reading the record's units.
     rc = checked_as(tmp_path, unfinished, b"W+10.75")
     assert rc.status == "unverifiable"
-    assert "recorded W+10.75: the winner agrees, the margin lies 11 point(s) outside" in rc.reason
-    assert "RE's margin is not a count in points as written (margin 10.75 read as zi" in rc.reason
+    assert "recorded W+10.75: the winner agrees, the margin lies 11 point(s) outside" in said(rc)
+    assert "RE's margin is not a count in points as written (margin 10.75 read as zi" in said(rc)
     # A margin in neither whole nor half points cannot be a count at all.
     rc = checked_as(tmp_path, unfinished, b"W+20.2")
     assert rc.status == "unverifiable"
     assert ("RE's margin is not a count in points as written (not in whole or half points): the "
             "margin rests on reading the record's units, so it is not called a mismatch") \
-        in rc.reason
+        in said(rc)
     # With a point still open (C5 behind the gap at D5, band W+14.5 .. W+18.5), a margin 8
     # points off with the winner right may come from a count the record does not hold.
     rc = checked_as(tmp_path, open_boundary, b"W+26.5")
     assert rc.status == "unverifiable"
     assert ("recorded W+26.5: the winner agrees, the margin lies 8 point(s) outside the count's "
-            "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in rc.reason
-    assert "a stopped record's margin may come from a count the record does not hold" in rc.reason
+            "band (japanese with komi 6.5: W+14.5 .. W+18.5: open at C5)") in said(rc)
+    assert "a stopped record's margin may come from a count the record does not hold" in said(rc)
     # With a komi of -9.5 the same position is worth W+0.5 with the settled points, its band
     # W+2.5 .. B+1.5: either colour may win it. Played out (Black to move seals at D5) it is
     # B+0.5: RE[W+0.5] lies in the band but is not that count: unverifiable (it was a match
@@ -169,14 +171,14 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     close = open_boundary.replace(b"KM[6.5]", b"KM[-9.5]")
     rc = checked_as(tmp_path, close, b"W+0.5")
     assert (rc.status, rc.reproduced, rc.computed) == ("unverifiable", None, "B+0.5")
-    assert rc.reason.startswith(
+    assert said(rc).startswith(
         "RE[W+0.5] lies in the count's band (W+2.5 .. B+1.5: open at C5, japanese with komi "
         "-9.5) but is not the solved count (B+0.5 under japanese with komi -9.5:")
     rc = checked_as(tmp_path, close, b"B+0.5")
     assert (rc.status, rc.reproduced) == ("match", "solved")
     rc = checked_as(tmp_path, close, b"B+8.5")
     assert rc.status == "mismatch"
-    assert rc.reason == (
+    assert said(rc) == (
         "computed B+0.5 (japanese with komi -9.5), recorded B+8.5: the recorded result lies 7 "
         "point(s) outside the count's band under every reading checked (japanese with komi -9.5: "
         "W+2.5 .. B+1.5: open at C5); the game did not end with two passes, and the band does "
@@ -187,9 +189,9 @@ def test_an_unfinished_game_is_counted_as_a_band(tmp_path: Path) -> None:
     rc = checked_as(tmp_path, close, b"B+8.2")
     assert rc.status == "unverifiable"
     assert ("recorded B+8.2: the recorded winner wins part of the band, the margin lies 6.7 "
-            "point(s) outside the count's band") in rc.reason
+            "point(s) outside the count's band") in said(rc)
     assert "RE's margin is not a count in points as written (not in whole or half points)" \
-        in rc.reason
+        in said(rc)
     # The other winner: a mismatch.
     rc = checked_as(tmp_path, unfinished, b"B+10.5")
     assert rc.status == "mismatch"
@@ -292,7 +294,7 @@ def test_fox_km0_without_a_margin_is_read_with_komi_too(tmp_path: Path) -> None:
                                                 "chinese with komi 7.5"]
     assert ("the other colour wins throughout the count's band under every reading checked "
             "(japanese with komi 0: W+9; japanese with komi 6.5: W+15.5; chinese with komi 7.5: "
-            "W+16.5)") in rc.reason
+            "W+16.5)") in said(rc)
 
 
 def test_a_winner_alone_is_not_confirmed_when_the_komi_decides_it() -> None:
@@ -301,7 +303,7 @@ def test_a_winner_alone_is_not_confirmed_when_the_komi_decides_it() -> None:
     rc = game.result_check
     assert rc is not None
     assert (rc.status, rc.computed, rc.reproduced) == ("unverifiable", "B+3", None)
-    assert rc.reason == ("the winner depends on the reading (japanese with komi 0: B+3; japanese "
+    assert said(rc) == ("the winner depends on the reading (japanese with komi 0: B+3; japanese "
                          "with komi 6.5: W+3.5; chinese with komi 7.5: W+4.5), and RE[B+0.0] has "
                          "no margin to tell them apart")
     assert codes(game) == ["RES004", "RES002", "RES002"]
@@ -313,7 +315,7 @@ def test_a_winner_alone_is_not_confirmed_on_either_side_when_the_komi_decides_it
     path.write_bytes((FIXTURES / "fox-winner-only-komi-decides.sgf").read_bytes()
                      .replace(b"RE[B+0.0]", b"RE[W+0.0]"))
     rc = scored(path).result_check
-    assert rc is not None and rc.status == "unverifiable" and "RE[W+0.0] has no margin" in rc.reason
+    assert rc is not None and rc.status == "unverifiable" and "RE[W+0.0] has no margin" in said(rc)
 
 
 @pytest.mark.parametrize("result", [
@@ -331,7 +333,7 @@ def test_a_game_stopped_far_from_the_end_is_not_judged_by_its_count(
     assert rc is not None
     assert (rc.status, rc.code, rc.computed, rc.finished) == (
         "unverifiable", "RES122", "W+13.5", False)
-    assert rc.reason.startswith("the game stopped far from a finished position (21% of the "
+    assert said(rc).startswith("the game stopped far from a finished position (21% of the "
                                 "board still open to both colours)")
 
 
@@ -368,7 +370,7 @@ def test_a_record_cut_off_in_the_opening_is_not_scored(tmp_path: Path, name: str
     assert rc is not None
     assert (rc.status, rc.code, rc.computed, rc.finished) == ("not-scored", "RES143", None,
                                                               False)
-    assert rc.reason == ("the record stops before any position worth counting: no point of the "
+    assert said(rc) == ("the record stops before any position worth counting: no point of the "
                          "board is anyone's yet")
     text = runner.invoke(app, ["score", "--wide", str(path)]).output
     assert text.splitlines() == [
@@ -417,7 +419,6 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
     from sgfcheck.judge.deadstones import DeadStones
     from sgfcheck.judge.estimate import ChainVerdict, Judgement
     from sgfcheck.output.scores import basis_text
-    from sgfcheck.scoring.result_check import CheckStatus
     from sgfcheck.status import Source, Status
 
     chains = [ChainVerdict([1], BLACK, Status.ALIVE, Source.ESTIMATE, 0.9, 0.9)]
@@ -425,8 +426,7 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
                for i in range(6)]
     chains.append(ChainVerdict([30], BLACK, Status.ALIVE, Source.GNUGO, 0.0, 0.6))
     dead = DeadStones({10, 11, 12, 13, 14, 15}, Source.ESTIMATE, judgement=Judgement(chains, 0, 0))
-    rc = ResultCheck(CheckStatus.MATCH, "", basis=Basis.ESTIMATE, finished=True,
-                     code=Reason.EXACT)
+    rc = ResultCheck(Reason.EXACT, Plain(), basis=Basis.ESTIMATE, finished=True)
     assert basis_text(rc, dead) == (
         "sgfcheck's estimate of the dead stones, 6 chains decided by KataGo, 1 chain decided by "
         "GNU Go; the game ended by two passes")

@@ -23,12 +23,13 @@ from sgfmill import sgf_grammar
 
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.findings import Finding
+from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.scores import basis_text, row_names
 from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.gamescore import FileScore, GameScore
-from sgfcheck.scoring.verdict import CheckStatus
+from sgfcheck.scoring.reasons import CheckStatus
 from sgfcheck.version import VERSION
 
 MARKER = f"--- sgfcheck {VERSION} ---"
@@ -107,7 +108,7 @@ def _verdict_lines(game: GameScore) -> list[str]:
             out.extend(f"  {line.strip()}" for line in game.explanations)
     rc = game.result_check
     if rc is not None:
-        out.append(f"RE check: {rc.status.value} - {rc.reason}")
+        out.append(f"RE check: {rc.status.value} - {reason_of(game)}")
         if rc.status is not CheckStatus.NOT_SCORED:
             out.append(f"  rests on: {basis_text(rc, game.dead)}")
     return out

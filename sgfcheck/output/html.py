@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
+from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.scores import (
     SCORE_HEADERS,
     basis_text,
@@ -27,7 +28,7 @@ from sgfcheck.output.svg import LEGEND_ENTRIES, STYLE, Picture, legend_entries, 
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.gamescore import FileScore, GameScore
-from sgfcheck.scoring.verdict import CheckStatus
+from sgfcheck.scoring.reasons import CheckStatus
 from sgfcheck.version import VERSION
 
 PAGE_STYLE = """
@@ -256,7 +257,7 @@ def score_summary_html(game: GameScore) -> list[str]:
     rc = game.result_check
     if rc is not None:
         text = (f"<b>RE check ({esc(game.scores[0].ruleset.name)}): "
-                f"{esc(rc.status.value.upper())}</b> - {esc(rc.reason)}")
+                f"{esc(rc.status.value.upper())}</b> - {esc(reason_of(game))}")
         if rc.status is not CheckStatus.NOT_SCORED:
             text += f"<br>rests on: {esc(basis_text(rc, game.dead))}"
         out.append(_verdict_box(rc.status.value, text))
@@ -462,7 +463,7 @@ def problem_game(label: str, game: GameScore, board: bool = True) -> ProblemGame
     if rc is not None and rc.computed:
         count = rc.computed + (f" under {rc.reading}" if rc.reading else "")
     return ProblemGame(label, verdict, check.game.result_raw or "", status.value,
-                       rc.reason if rc is not None else "", basis, illegal, findings, svg,
+                       reason_of(game), basis, illegal, findings, svg,
                        caption, legend=legend, count=count)
 
 

@@ -20,6 +20,7 @@ import orjson
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.escaping import csv_cell, json_safe, name_text, names_clean
 from sgfcheck.findings import Finding
+from sgfcheck.output.reasons import sentence
 from sgfcheck.replay.check import Verdict
 
 if TYPE_CHECKING:
@@ -276,7 +277,7 @@ def result_check_dict(check: ResultCheck, board: Board | None = None,
                       row: int | None = None) -> JSON:
     """A result check; ``row``: the index in ``scores`` of the row the verdict rests on."""
     return {"status": check.status.value, "code": check.code.value if check.code else None,
-            "reason": check.reason,
+            "reason": sentence(check),
             "computed": check.computed,
             "recorded": check.recorded, "delta": check.delta,
             "basis": check.basis.value if check.basis else None, "finished": check.finished,

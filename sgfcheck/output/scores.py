@@ -16,6 +16,7 @@ from sgfcheck.escaping import visible
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.registry import ENGINES
 from sgfcheck.margins import band_text, margin_text
+from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
     score_csv_rows,
@@ -28,7 +29,8 @@ from sgfcheck.replay.board import Board
 from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
-from sgfcheck.scoring.verdict import Basis, CheckStatus, Reason, Reproduced, ResultCheck
+from sgfcheck.scoring.reasons import CheckStatus, Reason, Reproduced
+from sgfcheck.scoring.verdict import Basis, ResultCheck
 from sgfcheck.status import Source, Status
 
 # --- scores ------------------------------------------------------------------------------------
@@ -256,8 +258,8 @@ def render_score_text(report: FileScore, markdown: bool = False,
         rc = game.result_check
         if rc is not None:
             head = f"RE check ({game.scores[0].ruleset.name}): {rc.status.value.upper()}"
-            out += (["", f"**{head}** - {rc.reason}", ""] if markdown
-                    else [f"{head} - {rc.reason}"])
+            out += (["", f"**{head}** - {reason_of(game)}", ""] if markdown
+                    else [f"{head} - {reason_of(game)}"])
             if rc.status is not CheckStatus.NOT_SCORED:
                 out.append(f"{item or sub}rests on: " + basis_text(rc, game.dead))
             for a in rc.assumptions:
@@ -349,7 +351,7 @@ def answer_line(game: GameScore) -> str:
     if rc is None:
         return f"answer: {recorded}; not checked"
     if rc.status is CheckStatus.NOT_SCORED:
-        parts = [f"answer: {recorded}, not scored: {rc.reason}"]
+        parts = [f"answer: {recorded}, not scored: {reason_of(game)}"]
         if game.scores and worth_counting(game):
             own = game.scores[0]
             parts.append(f"the count gives {own.result_text} under {own.ruleset.name} with "
@@ -375,7 +377,7 @@ def answer_line(game: GameScore) -> str:
             counted += " (the winner; not the margin)"
         parts.append(counted)
     else:
-        parts.append(rc.reason)
+        parts.append(reason_of(game))
     # Conventions the reading rests on: the komi as the record writes it, the margin in zi.
     parts += [f.message for f in game.check.game.findings if f.code is F.SGF_KOMI_NORMALISED]
     if result.note and "zi" in result.note:

@@ -76,7 +76,7 @@ from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, checked_file, scored_games
 from sgfcheck.scoring.gamescore import FileScore
-from sgfcheck.scoring.verdict import CheckStatus
+from sgfcheck.scoring.reasons import CheckStatus
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 

@@ -18,7 +18,7 @@ from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import ProblemGame
 from sgfcheck.records.items import InputProblem, WorkItem
 from sgfcheck.run.reportfile import ReportKind, Row
-from sgfcheck.scoring.verdict import CheckStatus
+from sgfcheck.scoring.reasons import CheckStatus
 
 
 @dataclass

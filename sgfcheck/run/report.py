@@ -45,7 +45,8 @@ from sgfcheck.run.reportfile import (
     read_done,
     written_key,
 )
-from sgfcheck.scoring.verdict import Basis, CheckStatus
+from sgfcheck.scoring.reasons import CheckStatus
+from sgfcheck.scoring.verdict import Basis
 from sgfcheck.settings import DeadStoneChoice
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ does not hold, or a mismatch (see :mod:`sgfcheck.scoring.result_check` for the w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
@@ -18,13 +18,21 @@ from sgfcheck.margins import band_text, margin_text
 from sgfcheck.records.results import Result
 from sgfcheck.scoring.band import Band, union
 from sgfcheck.scoring.conventions import Reading
+from sgfcheck.scoring.reasons import (
+    BandMatch,
+    BandUndecided,
+    Facts,
+    OffBand,
+    ReadingDecides,
+    Reason,
+    Reproduced,
+    named,
+)
 from sgfcheck.scoring.verdict import (
     AS_JUDGED,
     UNFINISHED_SLACK,
-    Draft,
+    Decision,
     Outcome,
-    Reason,
-    Reproduced,
     colour_number,
 )
 from sgfcheck.scoring.ways import way_chains
@@ -70,12 +78,15 @@ class _Asked:
     final: bool
     show: Callable[[int], str]
 
+    @property
+    def raw(self) -> str:
+        return self.result.raw or ""
 
-def check_bands(out: Draft, result: Result, banded: Banded, recorded: float | None,
-                wanted: object, why: str, final: bool,
-                name: Callable[[int], str] | None) -> Draft:
+
+def check_bands(result: Result, banded: Banded, recorded: float | None, wanted: object,
+                why: str, final: bool, name: Callable[[int], str]) -> Decision:
     """The verdict of a count read as a band."""
-    asked = _Asked(result, recorded, colour_number(wanted), why, final, name or str)
+    asked = _Asked(result, recorded, colour_number(wanted), why, final, name)
     wide = [(reading, band) for reading, _, band in banded.values()]
     # A result with a margin is matched in the band of the unsettled chains; a winner alone,
     # with no margin to cross-check, only where the estimate's less sure decisions turned too
@@ -83,22 +94,24 @@ def check_bands(out: Draft, result: Result, banded: Banded, recorded: float | No
     items = ([(reading, band) for reading, band, _ in banded.values()] if recorded is not None
              else wide)
     reading, band = items[0]
-    out.band = band
-    out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
-    out.read_as(reading)
     if recorded is None and len({b.decided_winner for _, b in items}) > 1:
         # A winner alone: the readings of a convention (komi 0, 6.5 or 7.5) must all give it.
-        shown = "; ".join(f"{r.label}: {band_text(b, asked.show, 3)}" for r, b in items[:4])
-        out.decide(Reason.READING_DECIDES)
-        out.reason = (f"the winner depends on the reading ({shown}), and RE[{result.raw}] has "
-                      "no margin to tell them apart")
+        assumptions: list[Finding] = []
         for r, _ in items:
-            out.assumptions.extend(a for a in r.assumptions if a not in out.assumptions)
-        return out
+            assumptions.extend(a for a in r.assumptions if a not in assumptions)
+        return Decision(Reason.READING_DECIDES,
+                        ReadingDecides(tuple((r.label, named(b, asked.show)) for r, b in items[:4]),
+                                       asked.raw),
+                        _settled(band), reading, band=band, assumptions=tuple(assumptions))
     for label, (reading, band) in zip(list(banded), items, strict=True):
         if _decides(asked, band, banded[label][2]):
-            return _band_match(out, asked, reading, band)
-    return _undecided(out, asked, banded, items[0], wide)
+            return _band_match(asked, reading, band)
+    return _undecided(asked, banded, items[0], wide)
+
+
+def _settled(band: Band) -> str:
+    """The count with every settled decision, as the verdict shows it."""
+    return margin_text(band.settled).replace("jigo", "jigo (draw)")
 
 
 def _decides(asked: _Asked, band: Band, wide: Band) -> bool:
@@ -119,40 +132,33 @@ def _decides(asked: _Asked, band: Band, wide: Band) -> bool:
             and wide.decided_winner == want)
 
 
-def _band_match(out: Draft, asked: _Asked, reading: Reading, band: Band) -> Draft:
+def _band_match(asked: _Asked, reading: Reading, band: Band) -> Decision:
     """RE decided by the band of ``reading``: a match, saying how."""
     recorded, result = asked.recorded, asked.result
-    out.decide(Reason.IN_BAND if recorded is not None else Reason.WINNER)
-    out.band = band
-    out.read_as(reading)
-    out.computed = margin_text(band.settled).replace("jigo", "jigo (draw)")
-    out.reproduced = Reproduced.BAND if recorded is not None else Reproduced.WINNER
-    out.delta = None if recorded is None else band.settled - recorded
-    what = ("the recorded winner wins throughout the count's band" if recorded is None
-            else "the recorded result lies in the count's band"
-            if band.decided_winner == asked.want else
-            "the count with every settled decision gives the recorded result, and nothing on "
-            "the board is left open (the band's point each way is the move in hand)")
-    out.reason = f"{what} ({band_text(band, asked.show)}, {reading.label})"
-    if not reading.own:
-        out.reason += ", not the record's own reading"
-    out.assumptions.extend(reading.assumptions)
+    how = ("winner" if recorded is None else "in band" if band.decided_winner == asked.want
+           else "sealed")
+    assumptions = list(reading.assumptions)
     if recorded is not None:  # a winner alone has RES004 already
-        out.assumptions.append(Finding(
+        assumptions.append(Finding(
             F.RES_MARGIN_APPROXIMATE, f"{asked.why}: the count is a band, "
             f"{band_text(band, asked.show)}, and RE[{result.raw}] lies in it"))
-    return out
+    return Decision(Reason.IN_BAND if recorded is not None else Reason.WINNER,
+                    BandMatch(how, named(band, asked.show), reading.label, reading.own),
+                    _settled(band), reading,
+                    delta=None if recorded is None else band.settled - recorded, band=band,
+                    reproduced=Reproduced.BAND if recorded is not None else Reproduced.WINNER,
+                    assumptions=tuple(assumptions))
 
 
-def _undecided(out: Draft, asked: _Asked, banded: Banded, first: tuple[Reading, Band],
-               wide: list[tuple[Reading, Band]]) -> Draft:
+def _undecided(asked: _Asked, banded: Banded, first: tuple[Reading, Band],
+               wide: list[tuple[Reading, Band]]) -> Decision:
     """RE not decided by any band: within a band (unverifiable), close to one in a stopped game
     (too close to call), a margin a stopped record may owe to a count it does not hold, or a
     mismatch."""
     recorded, want, result = asked.recorded, asked.want, asked.result
     reading, band = first
-    out.delta = None if recorded is None else band.settled - recorded
-    shown = "; ".join(f"{r.label}: {band_text(b, asked.show, 3)}" for r, b in wide[:4])
+    delta = None if recorded is None else band.settled - recorded
+    shown = tuple((r.label, named(b, asked.show)) for r, b in wide[:4])
     distance = None if recorded is None else min(
         max(b.low - recorded, recorded - b.high, 0.0) for _, b in wide)
     is_sealed = not asked.final and sealed(banded)
@@ -161,71 +167,35 @@ def _undecided(out: Draft, asked: _Asked, banded: Banded, first: tuple[Reading, 
     possible = want is not None and all(
         (b.high > 0) if want == int(BLACK) else (b.low < 0) for _, b in wide)
     confirmed = want is not None and all(b.decided_winner == want for _, b in wide)
+
+    def decided(code: Reason, facts: Facts) -> Decision:
+        return Decision(code, facts, _settled(band), reading,
+                        delta=delta, band=band)
+
+    off = OffBand(band.settled, reading.label, asked.raw, distance, shown)
     if any(_fits(asked, b) for _, b in wide):
-        out.decide(Reason.BAND_UNDECIDED)
-        out.reason = (f"RE[{result.raw}] lies in the count's band but the band does not decide "
-                      f"it ({shown}; the estimate's less sure decisions turned too); the open "
-                      "points and unsettled chains decide it: the players' markup or an engine "
-                      "(--engine katago) would settle them")
-    elif not asked.final and distance is not None and distance <= UNFINISHED_SLACK:
-        out.decide(Reason.JUST_OUTSIDE)
-        out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
-                      f"{result.raw}: {distance:g} point(s) outside the count's band ({shown}); "
-                      f"the game did not end with two passes, and a stopped game may still hold "
-                      f"up to {UNFINISHED_SLACK:g} points the band cannot see (protective moves, "
-                      "a last ko): too close to call")
-    elif (not asked.final and recorded is not None and possible
-          and (not result.margin_as_counted or (not is_sealed and confirmed))):
-        _margin_not_counted(out, asked, reading, band, shown, distance, is_sealed, confirmed)
-    else:
-        _band_mismatch(out, asked, reading, band, wide, shown, distance, is_sealed)
-    return out
+        return decided(Reason.BAND_UNDECIDED, BandUndecided(asked.raw, shown))
+    if not asked.final and distance is not None and distance <= UNFINISHED_SLACK:
+        return decided(Reason.JUST_OUTSIDE, replace(off, slack=UNFINISHED_SLACK))
+    if (not asked.final and recorded is not None and possible
+            and (not result.margin_as_counted or (not is_sealed and confirmed))):
+        # A stopped record whose winner the band confirms, with a margin the position does not
+        # give: the margin may come from a count the record does not hold, or from its units.
+        # Where the band leaves the winner open as well, nothing in the position supports RE:
+        # a mismatch (below).
+        units = ((result.note or "not in whole or half points")
+                 if is_sealed or not confirmed else None)
+        return decided(Reason.MARGIN_FROM_ELSEWHERE,
+                       replace(off, confirmed=confirmed, units=units))
+    return decided(Reason.OUTSIDE_EVERY_BAND, replace(
+        off, why=asked.why, sealed=is_sealed,
+        open_winner=distance is not None and all(b.decided_winner is None for _, b in wide)))
 
 
 def _fits(asked: _Asked, band: Band) -> bool:
     if asked.recorded is None:
         return band.decided_winner is None or band.decided_winner == asked.want
     return band.holds(asked.recorded)
-
-
-def _margin_not_counted(out: Draft, asked: _Asked, reading: Reading, band: Band, shown: str,
-                        distance: float | None, is_sealed: bool, confirmed: bool) -> None:
-    """A stopped record whose winner the band confirms, with a margin the position does not
-    give: the margin may come from a count the record does not hold. Where the band leaves the
-    winner open as well, nothing in the position supports RE: a mismatch (not here)."""
-    result = asked.result
-    out.decide(Reason.MARGIN_FROM_ELSEWHERE)
-    winner = ("the winner agrees" if confirmed else "the recorded winner wins part of the band")
-    out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
-                  f"{result.raw}: {winner}, the margin lies {distance:g} point(s) outside the "
-                  f"count's band ({shown}); the game did not end with two passes, and ")
-    if is_sealed or not confirmed:
-        units = result.note or "not in whole or half points"
-        out.reason += (f"RE's margin is not a count in points as written ({units}): the margin "
-                       "rests on reading the record's units, so it is not called a mismatch")
-    else:
-        out.reason += ("a stopped record's margin may come from a count the record does not "
-                       "hold (moves not recorded, a server's count at resignation): not called "
-                       "a mismatch")
-
-
-def _band_mismatch(out: Draft, asked: _Asked, reading: Reading, band: Band,
-                   wide: list[tuple[Reading, Band]], shown: str, distance: float | None,
-                   is_sealed: bool) -> None:
-    """RE outside every band: a mismatch, saying how far."""
-    out.decide(Reason.OUTSIDE_EVERY_BAND)
-    what = (f"the recorded result lies {distance:g} point(s) outside"
-            if distance is not None else "the other colour wins throughout")
-    out.reason = (f"computed {margin_text(band.settled)} ({reading.label}), recorded "
-                  f"{asked.result.raw}: {what} the count's band under every reading checked "
-                  f"({shown}); {asked.why}")
-    if is_sealed:
-        out.reason += (", but nothing on the board is left open (no open point, no unsettled "
-                       "chain, no less sure decision moves the count): the band holds the move "
-                       "in hand")
-    elif distance is not None and all(b.decided_winner is None for _, b in wide):
-        out.reason += (", and the band does not confirm the recorded winner either (either "
-                       "colour may win it): no count of the position gives RE")
 
 
 def sealed(banded: Banded) -> bool:

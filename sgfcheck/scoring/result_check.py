@@ -1,8 +1,8 @@
 """The result check: is the recorded result (RE) what the count gives under the game's rules?
 
-The verdict is one of four :class:`CheckStatus` values, with a reason a tournament director can
-read, the :class:`Basis` it rests on (what the dead stones and the count come from) and the
-assumptions it needed, each a finding with a code:
+The verdict is one of four :class:`CheckStatus` values, given by its reason (a stable code, with
+the facts it rests on: :mod:`sgfcheck.scoring.reasons`), the :class:`Basis` it rests on (what the
+dead stones and the count come from) and the assumptions it needed, each a finding with a code:
 
 - ``match``: the count gives the recorded result: the margin exactly; or, where the count rests on
   a judgement of the position (an unfinished game, dead stones estimated or from an engine), the
@@ -41,29 +41,42 @@ from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.margins import band_text
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.bandcheck import Banded, bands, check_bands
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.reasons import (
+    REASONS,
+    AsCounted,
+    BandMatch,
+    CheckStatus,
+    Ended,
+    Facts,
+    FarFromEnd,
+    InBandNotSolved,
+    KomiNeed,
+    KomiUnknown,
+    NoScore,
+    OnAssumption,
+    Plain,
+    ReadingDecides,
+    Reason,
+    Reproduced,
+    UndecidedChains,
+    named,
+)
 from sgfcheck.scoring.verdict import (
     AS_JUDGED,
     FAR_FROM_END,
     NOT_PLAYED_OUT,
-    REASONS,
     UNFINISHED_SLACK,
     Basis,
-    CheckStatus,
-    Draft,
+    Decision,
     Outcome,
-    Reason,
-    Reproduced,
     ResultCheck,
     basis_of,
     colour_number,
     least_confidence,
     matched,
-    played_out,
-    readings_text,
     recorded_margin,
     recorded_winner,
     where,
@@ -92,22 +105,32 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     them is not a mismatch. ``rests_on``: what the count reads from the record's source's
     conventions, cited (``RES010``): said with the verdict. ``komi_unknown``: why the record's
     komi is unknown (the counts were made without komi): the verdict says what komi RE would
-    need. ``name``: a point's name, for the open points of a band."""
-    checked = _check(result, outcomes, dead, final, open_share, komi_unknown, name)
-    if checked.status is CheckStatus.NOT_SCORED:
-        return checked.frozen()
-    checked.assumptions.extend(r for r in rests_on if r not in checked.assumptions)
-    if not doubts:
-        return checked.frozen()
-    if checked.status is CheckStatus.MISMATCH:
-        checked.decide(Reason.ON_AN_ASSUMPTION)
-        checked.reason += ("; but the count rests on an assumption about the record, not on "
-                           "the record: " + "; ".join(d.message for d in doubts))
-        if any(d.code is F.RES_KOMI_CONVENTION for d in doubts):
-            need = _komi_need(result, outcomes[0].score)
-            checked.reason += f"; RE[{result.raw}] would need {need}"
-    checked.assumptions.extend(d for d in doubts if d not in checked.assumptions)
-    return checked.frozen()
+    need. ``name``: a point's name, for the open points of a band in an assumption's words."""
+    winner_only = result.kind is ResultKind.WIN
+    first: list[Finding] = []
+    decision = _not_counted(result, outcomes, dead, final, komi_unknown)
+    if decision is None:
+        if winner_only:
+            first.append(Finding(F.RES_WINNER_ONLY, f"RE[{result.raw}] names the winner "
+                                 "without a margin: the winner alone is checked"))
+        decision = _decided(result, outcomes, dead, final, open_share, name or str)
+    assumptions = [*first, *decision.assumptions]
+    if decision.status is not CheckStatus.NOT_SCORED:
+        assumptions.extend(r for r in rests_on if r not in assumptions)
+        if doubts and decision.status is CheckStatus.MISMATCH:
+            need = (_komi_need(result, outcomes[0].score)
+                    if any(d.code is F.RES_KOMI_CONVENTION for d in doubts) else None)
+            decision = Decision(
+                Reason.ON_AN_ASSUMPTION,
+                OnAssumption(decision.code, decision.facts, tuple(d.message for d in doubts),
+                             result.raw or "", need),
+                decision.computed, decision.under, decision.reading, decision.delta,
+                decision.band, decision.finish, decision.reproduced)
+        assumptions.extend(d for d in doubts if d not in assumptions)
+    return ResultCheck(decision.code, decision.facts, decision.computed, result.raw,
+                       decision.delta, basis_of(dead, final), final, least_confidence(dead),
+                       decision.label, decision.reproduced, decision.band, tuple(assumptions),
+                       decision.finish, decision.under)
 
 
 @dataclass(frozen=True)
@@ -125,7 +148,7 @@ class _Asked:
     assumed: bool
     """No dead-stone information: only stones proven dead were removed."""
     open_share: float
-    name: Callable[[int], str] | None
+    name: Callable[[int], str]
 
     def exact(self, score: Score) -> bool:
         """``score`` gives RE: its margin (or, for a winner alone, its winner)."""
@@ -143,25 +166,20 @@ class _Asked:
         return ("the game did not end with two passes" if not self.final else
                 f"the dead stones are from {self.basis.value}")
 
+    @property
+    def raw(self) -> str:
+        return self.result.raw or ""
 
-def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
-           open_share: float, komi_unknown: str | None,
-           name: Callable[[int], str] | None) -> Draft:
-    out = Draft(CheckStatus.NOT_SCORED, "", recorded=result.raw, basis=basis_of(dead, final),
-                finished=final, least_confidence=least_confidence(dead))
-    early = _not_counted(out, result, outcomes, dead, final, komi_unknown)
-    if early is not None:
-        return early
-    winner_only = result.kind is ResultKind.WIN
-    if winner_only:
-        out.assumptions.append(Finding(F.RES_WINNER_ONLY, f"RE[{result.raw}] names the winner "
-                                       "without a margin: the winner alone is checked"))
+
+def _decided(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
+             open_share: float, name: Callable[[int], str]) -> Decision:
+    """The verdict of the counts: the rules below, tried in order."""
     possible = [o for o in outcomes if o.reading.possible]
     asked = _Asked(result, outcomes, possible,
-                   None if winner_only else recorded_margin(result), recorded_winner(result),
-                   final, basis_of(dead, final), dead.assumed, open_share, name)
-    solved = _solved_verdict(out, result, possible, asked.recorded, asked.wanted, asked.exact,
-                             name)
+                   None if result.kind is ResultKind.WIN else recorded_margin(result),
+                   recorded_winner(result), final, basis_of(dead, final), dead.assumed,
+                   open_share, name)
+    solved = _solved_verdict(asked)
     if solved is not None:
         return solved
     far = not final and open_share > FAR_FROM_END
@@ -172,50 +190,43 @@ def _check(result: Result, outcomes: list[Outcome], dead: DeadStones, final: boo
     # left open; only a solved count (above) reproduces the margin. A game ended by two passes
     # is counted as it stands.
     banded = bands(possible) if on_bands and not final else {}
-    hit = None if banded else _exact_match(out, asked, far, on_bands)
+    hit = None if banded else _exact_match(asked, far, on_bands)
     if hit is not None:
         return hit
     if far:
-        return _far_from_end(out, asked)
+        return _far_from_end(asked)
     banded = (banded or bands(possible)) if asked.soft and not dead.assumed else {}
     if banded:
-        return _on_bands(out, asked, banded)
-    return _as_counted(out, asked)
+        return _on_bands(asked, banded)
+    return _as_counted(asked)
 
 
-def _not_counted(out: Draft, result: Result, outcomes: list[Outcome], dead: DeadStones,
-                 final: bool, komi_unknown: str | None) -> Draft | None:
+def _not_counted(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
+                 komi_unknown: str | None) -> Decision | None:
     """The verdicts reached before any count is weighed: no score recorded, the komi unknown,
     no dead-stone information in a game that did not end with two passes."""
     if result.kind in NOT_PLAYED_OUT:
-        out.decide(Reason.NOT_PLAYED_OUT)
-        out.reason = f"the game ended by {result.kind}"
-        return out
+        return Decision(Reason.NOT_PLAYED_OUT, Ended(result.kind.value))
     if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
-        out.decide(Reason.NO_SCORE)
-        out.reason = f"no recorded score ({result.note or result.kind})"
-        return out
+        return Decision(Reason.NO_SCORE, NoScore(result.note or result.kind.value))
     base = outcomes[0].score
     if not final and all(side.empty == 0 and side.settled == 0 for _, side in base.sides()):
         # A record cut off in the opening (a stub of a few moves): nothing is anyone's yet,
         # neither enclosed nor settled by the judgement, so its count (komi against nothing)
         # says nothing about RE; no band or engine can.
-        out.decide(Reason.STUB)
-        out.reason = ("the record stops before any position worth counting: no point of the "
-                      "board is anyone's yet")
-        return out
-    out.computed = base.result_text
-    out.read_as(outcomes[0].reading)
+        return Decision(Reason.STUB, Plain())
+    own = outcomes[0].reading
     if komi_unknown is not None:
-        return _komi_needed(out, result, base, komi_unknown)
+        return Decision(Reason.KOMI_UNKNOWN,
+                        KomiUnknown(komi_unknown, base.result_text, result.raw or "",
+                                    _komi_need(result, base)),
+                        base.result_text, own, f"{base.ruleset.name} without komi")
     if dead.assumed and not final:
-        out.decide(Reason.UNFINISHED_UNMARKED)
-        out.reason = "no dead-stone information and the game did not end with two passes"
-        return out
+        return Decision(Reason.UNFINISHED_UNMARKED, Plain(), base.result_text, own)
     return None
 
 
-def _exact_match(out: Draft, asked: _Asked, far: bool, on_bands: bool) -> Draft | None:
+def _exact_match(asked: _Asked, far: bool, on_bands: bool) -> Decision | None:
     """A count that gives RE as it stands: the count as judged, or another way of the doubtful
     chains where the winner does not depend on them. A result without a margin is confirmed
     only when every reading and way gives its winner (with the readings of a convention, komi
@@ -231,96 +242,88 @@ def _exact_match(out: Draft, asked: _Asked, far: bool, on_bands: bool) -> Draft 
     for every in by_reading.values():
         group = [o for o in every if o.settled]
         if asked.exact(group[0].score):
-            return matched(out, group[0], asked.result, margin_or_winner, [])
+            return matched(group[0], asked.result, margin_or_winner)
         if len({o.score.winner for o in group}) == 1:
             hit = next((o for o in group if asked.exact(o.score)), None)
             if hit is not None:
-                return matched(out, hit, asked.result, margin_or_winner, [])
+                return matched(hit, asked.result, margin_or_winner)
     return None
 
 
-def _far_from_end(out: Draft, asked: _Asked) -> Draft:
+def _far_from_end(asked: _Asked) -> Decision:
     """A game stopped far from a finished position: its count cannot decide RE."""
-    base, result = asked.outcomes[0].score, asked.result
-    out.decide(Reason.FAR_FROM_END)
-    out.delta = None if asked.recorded is None else base.margin - asked.recorded
-    out.reason = (f"the game stopped far from a finished position ({asked.open_share:.0%} of "
-                  f"the board still open to both colours): its count ({base.result_text}, "
-                  f"{asked.outcomes[0].reading.label}) cannot confirm or contradict "
-                  f"RE[{result.raw}]")
-    if asked.recorded is None:
-        out.reason += ("; a result without a margin on such a record is most often a win by "
-                       "resignation or on time")
-    return out
+    first = asked.outcomes[0]
+    base = first.score
+    return Decision(Reason.FAR_FROM_END,
+                    FarFromEnd(asked.open_share, base.result_text, first.reading.label,
+                               asked.raw, asked.recorded is not None),
+                    base.result_text, first.reading,
+                    delta=None if asked.recorded is None else base.margin - asked.recorded)
 
 
-def _on_bands(out: Draft, asked: _Asked, banded: Banded) -> Draft:
+def _on_bands(asked: _Asked, banded: Banded) -> Decision:
     """The verdict of the bands (:mod:`sgfcheck.scoring.bandcheck`); a band match whose solved
     count is not RE says so."""
-    checked = check_bands(out, asked.result, banded, asked.recorded, asked.wanted, asked.why,
+    checked = check_bands(asked.result, banded, asked.recorded, asked.wanted, asked.why,
                           asked.final, asked.name)
     if checked.status is CheckStatus.MATCH and asked.recorded is not None:
         other = next((o for o in asked.possible if o.solved and o.way == AS_JUDGED
                       and o.reading is checked.under and o.finish is not None), None)
         if other is not None and other.finish is not None:
-            checked.finish = other.finish
-            checked.reason += (f"; the solved count is {other.score.result_text} "
-                               f"({played_out(other.finish)}): the winner is confirmed, not "
-                               "the margin")
+            assert isinstance(checked.facts, BandMatch)
+            facts = BandMatch(checked.facts.how, checked.facts.band, checked.facts.reading,
+                              checked.facts.own, (other.score.result_text, other.finish))
+            return Decision(checked.code, facts, checked.computed, checked.under,
+                            checked.reading, checked.delta, checked.band, other.finish,
+                            checked.reproduced, checked.assumptions)
     return checked
 
 
-def _as_counted(out: Draft, asked: _Asked) -> Draft:
+def _as_counted(asked: _Asked) -> Decision:
     """A count taken as it stands that does not give RE: a mismatch where nothing of ours
     decides it, else unverifiable, saying what does."""
     possible, recorded, wanted = asked.possible, asked.recorded, asked.wanted
     first = possible[0] if possible else asked.outcomes[0]
     own = [o for o in possible if o.reading is first.reading]
-    out.computed = first.score.result_text
-    out.read_as(first.reading)
-    out.delta = None if recorded is None else first.score.margin - recorded
-    out.reason = (f"computed {first.score.result_text} ({first.reading.label}), recorded "
-                  f"{asked.result.raw}"
-                  + ("" if out.delta is None else f" ({out.delta:+g} for Black)"))
+    delta = None if recorded is None else first.score.margin - recorded
+    counted = first.score.result_text
+    base = AsCounted(counted, first.reading.label, asked.raw, delta)
     agreeing = [o for o in possible if o.score.winner == wanted]
+
+    def decided(code: Reason, facts: Facts, assumptions: Sequence[Finding] = ()) -> Decision:
+        return Decision(code, facts, counted, first.reading,
+                        delta=delta, assumptions=tuple(assumptions))
+
     if asked.assumed:
-        out.decide(Reason.EVERY_STONE_ALIVE)
-        out.reason += ("; no dead-stone information: every stone was counted alive, and dead "
-                       "stones may still be on the board")
-    elif len({o.score.winner for o in own}) > 1:
-        out.decide(Reason.UNDECIDED_CHAINS)
-        names = "; ".join(f"{o.way}: {o.score.result_text}" for o in own[:8])
-        out.reason = f"the winner depends on chains the estimate could not decide ({names})"
-    elif recorded is None and len({o.score.winner for o in possible}) > 1:
-        out.decide(Reason.READING_DECIDES)
-        shown = "; ".join(f"{where(o)}: {o.score.result_text}" for o in possible[:4])
-        out.reason = (f"the winner depends on the reading ({shown}), and RE[{asked.result.raw}] "
-                      "has no margin to tell them apart")
-        _assumed_by(out, possible)
-    elif asked.soft and agreeing:
-        out.decide(Reason.NOT_FIRM)
-        shown = "; ".join(f"{where(o)}: {o.score.result_text}" for o in agreeing[:4])
-        out.reason += (f"; not a firm disagreement ({asked.why}): the recorded winner comes out "
-                       f"under other plausible readings ({shown})")
-        _assumed_by(out, agreeing[:4])
-    else:
-        out.decide(Reason.NO_WAY_GIVES_RE)
-        if any(o.way != AS_JUDGED for o in possible):
-            out.reason += "; whichever way the doubtful chains go"
-        if len({o.reading.label for o in possible}) > 1:
-            out.reason += f"; under every reading checked ({readings_text(possible)})"
+        return decided(Reason.EVERY_STONE_ALIVE, base)
+    if len({o.score.winner for o in own}) > 1:
+        return decided(Reason.UNDECIDED_CHAINS, UndecidedChains(
+            tuple((o.way, o.score.result_text) for o in own[:8])))
+    if recorded is None and len({o.score.winner for o in possible}) > 1:
+        return decided(Reason.READING_DECIDES, ReadingDecides(
+            tuple((where(o), o.score.result_text) for o in possible[:4]), asked.raw),
+            _assumed_by(possible))
+    if asked.soft and agreeing:
+        return decided(Reason.NOT_FIRM, AsCounted(
+            counted, first.reading.label, asked.raw, delta, asked.why,
+            tuple((where(o), o.score.result_text) for o in agreeing[:4])),
+            _assumed_by(agreeing[:4]))
+    labels = tuple(dict.fromkeys(o.reading.label for o in possible))
+    return decided(Reason.NO_WAY_GIVES_RE, AsCounted(
+        counted, first.reading.label, asked.raw, delta,
+        ways=any(o.way != AS_JUDGED for o in possible),
+        readings=labels if len(labels) > 1 else ()))
+
+
+def _assumed_by(outcomes: list[Outcome]) -> list[Finding]:
+    """The assumptions of the readings of ``outcomes``, each once."""
+    out: list[Finding] = []
+    for o in outcomes:
+        out.extend(a for a in o.reading.assumptions if a not in out)
     return out
 
 
-def _assumed_by(out: Draft, outcomes: list[Outcome]) -> None:
-    """The assumptions of the readings of ``outcomes``, each once."""
-    for o in outcomes:
-        out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
-
-
-def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
-                    recorded: float | None, wanted: object, exact: Callable[[Score], bool],
-                    name: Callable[[int], str] | None) -> Draft | None:
+def _solved_verdict(asked: _Asked) -> Decision | None:
     """The verdict of the solved counts, where the last open points were played out under some
     reading (None: no reading was solved, or RE lies outside every solved reading's band: the
     other rules decide). A solved count equal to RE is a match; RE inside the band but not the
@@ -328,24 +331,26 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
     mismatch, unless points were open and the band gives RE's winner throughout (the band's own
     rule then decides, as without a solved count: the winner is right whatever the last points
     gave); a winner alone is matched where every reading's solved count gives it."""
+    possible, result, recorded, wanted = (asked.possible, asked.result, asked.recorded,
+                                          asked.wanted)
     solved = [o for o in possible if o.solved and o.way == AS_JUDGED]
     if not solved:
         return None
     if recorded is None:
         labels = {o.reading.label for o in possible}
         if len(solved) == len(labels) and all(o.score.winner == wanted for o in solved):
-            return matched(out, solved[0], result, Reproduced.WINNER, [])
+            return matched(solved[0], result, Reproduced.WINNER)
         return None
-    hit = next((o for o in solved if exact(o.score)), None)
+    hit = next((o for o in solved if asked.exact(o.score)), None)
     if hit is not None:
-        return matched(out, hit, result, Reproduced.SOLVED, [])
+        return matched(hit, result, Reproduced.SOLVED)
     # Within a point of RE, its winner: the winner is confirmed (never at 2 points: moved by 2,
     # a margin would be confirmed too often; never on a reading that assumes anything).
     near = next((o for o in solved if o.reading.own and not o.reading.assumptions
                  and o.score.winner == wanted and abs(o.score.margin - recorded) <= NEAR
                  and o.score.margin != 0), None)
     if near is not None:
-        return matched(out, near, result, Reproduced.NEAR, [])
+        return matched(near, result, Reproduced.NEAR)
     inside = [o for o in solved if o.band is not None and o.band.holds(recorded)]
     if not inside:
         return None
@@ -355,40 +360,22 @@ def _solved_verdict(out: Draft, result: Result, possible: list[Outcome],
         return None  # open points, and the band gives RE's winner throughout: its rules decide
     first = inside[0]
     assert first.band is not None and first.finish is not None
-    show = name or str
-    out.decide(Reason.IN_BAND_NOT_SOLVED)
-    out.computed = first.score.result_text
-    out.read_as(first.reading)
-    out.band = first.band
-    out.finish = first.finish
-    out.delta = first.score.margin - recorded
-    counts = "; ".join(f"{o.score.result_text} under {o.reading.label}" for o in solved[:4])
-    out.reason = (f"RE[{result.raw}] lies in the count's band ({band_text(first.band, show)}, "
-                  f"{first.reading.label}) but is not the solved count ({counts}: "
-                  f"{played_out(first.finish)}); the players may have lost points in "
-                  "the last moves, or counted otherwise: not called a mismatch")
+    assumptions: list[Finding] = []
     for o in solved:
-        out.assumptions.extend(a for a in o.reading.assumptions if a not in out.assumptions)
-    return out
+        assumptions.extend(a for a in o.reading.assumptions if a not in assumptions)
+    return Decision(Reason.IN_BAND_NOT_SOLVED,
+                    InBandNotSolved(asked.raw, named(first.band, asked.name), first.reading.label,
+                                    tuple((o.score.result_text, o.reading.label)
+                                          for o in solved[:4]), first.finish),
+                    first.score.result_text, first.reading, delta=first.score.margin - recorded,
+                    band=first.band, finish=first.finish, assumptions=tuple(assumptions))
 
 
-
-def _komi_needed(out: Draft, result: Result, base: Score, why: str) -> Draft:
-    """The komi is unknown: the count (made without komi) cannot confirm or contradict RE, but
-    it says what komi RE would need."""
-    out.decide(Reason.KOMI_UNKNOWN)
-    out.reading = f"{base.ruleset.name} without komi"
-    out.reason = (f"the komi is unknown ({why}): the count before komi gives "
-                  f"{base.result_text}; RE[{result.raw}] would need {_komi_need(result, base)}")
-    return out
-
-
-def _komi_need(result: Result, score: Score) -> str:
-    """The komi under which ``score``'s count would give RE (``a komi of 6.5``)."""
+def _komi_need(result: Result, score: Score) -> KomiNeed:
+    """The komi under which ``score``'s count would give RE."""
     before = score.margin + score.ruleset.komi  # Black's margin before komi
     if result.kind is ResultKind.WIN and result.winner is not None:
-        side = "more" if result.winner is not BLACK else "less"
-        return f"a komi of {side} than {before:g}"
+        return KomiNeed(before, "more" if result.winner is not BLACK else "less")
     if result.kind is ResultKind.DRAW:
-        return f"a komi of {before:g}"
-    return f"a komi of {before - recorded_margin(result):g}"
+        return KomiNeed(before)
+    return KomiNeed(before - recorded_margin(result))

@@ -19,9 +19,10 @@ from dataclasses import replace
 
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.engines import installed
-from sgfcheck.judge.registry import ENGINES, shown_name
+from sgfcheck.judge.registry import ENGINES
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.verdict import CheckStatus, Reason, ResultCheck
+from sgfcheck.scoring.reasons import Answer, CheckStatus, Reason, Second
+from sgfcheck.scoring.verdict import ResultCheck
 from sgfcheck.settings import DeadStoneChoice
 from sgfcheck.status import Source
 
@@ -79,32 +80,14 @@ def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
       gave.
 
     ``ownership``: the engine's count rests on its ownership of the points too (KataGo)."""
-    engine_name = shown_name(judge.value)
-    words = f"{engine_name}'s dead stones" + (" and ownership" if ownership else "")
-    first = (f"the estimate's dead stones gave {estimate.computed} ({estimate.reading}) against "
-             f"RE[{recorded}]")
+    def second(answer: Answer, other: ResultCheck) -> Second:
+        return Second(judge.value, ownership, answer, recorded, other.status, other.code,
+                      other.computed, other.reading)
+
     if estimate.status is CheckStatus.MISMATCH:
-        if engine.status is CheckStatus.MISMATCH:
-            said = f"; {engine_name}'s dead stones confirm the mismatch ({first} too)"
-        else:
-            said = (f"; {engine_name}'s dead stones were asked because {first}, a mismatch "
-                    "they do not confirm")
-        return replace(engine, reason=engine.reason + said), True
-    why = (estimate.code.meaning if estimate.code else estimate.reason
-           ).removeprefix("unverifiable: ")
+        answer = (Answer.CONFIRMED if engine.status is CheckStatus.MISMATCH
+                  else Answer.NOT_CONFIRMED)
+        return replace(engine, second=second(answer, estimate)), True
     if decides(engine):
-        said = (f"; decided by {words}: the estimate left it "
-                f"open ({estimate.code}: {why})")
-        return replace(engine, reason=engine.reason + said), True
-    gave = f"{engine_name}, asked too (--engine auto), counts {engine.computed or 'nothing'}"
-    if engine.status is CheckStatus.MATCH:
-        said = (f"{gave}: RE's winner alone ({engine.code}), so it stays open"
-                if engine.code is Reason.WINNER else
-                f"{gave}: RE lies in its band but is not its count ({engine.code}), so it stays "
-                "open")
-    elif engine.status is CheckStatus.MISMATCH:
-        said = (f"{gave}, a mismatch ({engine.code}) the estimate does not confirm, so it stays "
-                "open")
-    else:
-        said = f"{gave} and leaves it open too ({engine.code})"
-    return replace(estimate, reason=f"{estimate.reason}; {said}"), False
+        return replace(engine, second=second(Answer.DECIDED, estimate)), True
+    return replace(estimate, second=second(Answer.LEFT_OPEN, engine)), False

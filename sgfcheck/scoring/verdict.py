@@ -1,14 +1,14 @@
-"""The verdict on a recorded result, as values: its status and the stable code of its reason
-(:data:`REASONS`), the basis it rests on, the counts it weighed (:class:`Outcome`), and the draft a
-check fills in before it is frozen into a :class:`ResultCheck`. The rules that decide are in
-:mod:`sgfcheck.scoring.result_check` (and, for a count read as a band,
-:mod:`sgfcheck.scoring.bandcheck`); the words of each reason are theirs, the code is the one to
-rely on.
+"""The verdict on a recorded result, as values: its reason (a stable code that gives its
+status, :mod:`sgfcheck.scoring.reasons`) with the facts it rests on, the basis (where the dead
+stones come from), the counts it weighed (:class:`Outcome`), and what one rule decided
+(:class:`Decision`) before :func:`~sgfcheck.scoring.result_check.check_result` makes the
+:class:`ResultCheck`. The rules that decide are in :mod:`sgfcheck.scoring.result_check` (and, for
+a count read as a band, :mod:`sgfcheck.scoring.bandcheck`); no sentence is written here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
@@ -20,6 +20,15 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.scoring.band import Band
 from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.count import Score
+from sgfcheck.scoring.reasons import (
+    AS_JUDGED,
+    CheckStatus,
+    Facts,
+    Match,
+    Reason,
+    Reproduced,
+    Second,
+)
 from sgfcheck.status import Source, Status, StrEnum
 
 UNFINISHED_SLACK = 2.0
@@ -34,13 +43,6 @@ FAR_FROM_END = 1 / 6
 regions still open to both colours, is far from finished. On 2,471 professional Fox games
 measured, 93% of the games with a margin in RE stop with at most 45 of 361 points open, while
 83 of 87 sampled games whose RE names only the winner (median 153 moves) stop with more than 60."""
-
-
-class CheckStatus(StrEnum):
-    MATCH = "match"
-    MISMATCH = "mismatch"
-    NOT_SCORED = "not-scored"
-    UNVERIFIABLE = "unverifiable"
 
 
 class Basis(StrEnum):
@@ -86,118 +88,15 @@ def least_confidence(dead: DeadStones) -> float | None:
     return min(decided) if decided else None
 
 
-class Reproduced(StrEnum):
-    """What of RE a match reproduced."""
-
-    MARGIN = "margin"
-    """The margin, exactly."""
-    SOLVED = "solved"
-    """The margin, exactly, by the solved count (the last open points played out)."""
-    NEAR = "near"
-    """The winner, by a solved count within half a point of RE."""
-    BAND = "band"
-    """The result lies in the count's band."""
-    WINNER = "winner"
-    """The winner alone."""
-
-
-class Reason(StrEnum):
-    """Why a verdict on RE is what it is: a stable code (``result_check.code`` in the JSON; the
-    manual's findings page lists them), with the status it gives and what it means."""
-
-    EXACT = "RES101"
-    SOLVED = "RES102"
-    WINNER = "RES103"
-    IN_BAND = "RES104"
-    NEAR_SOLVED = "RES105"
-    NO_WAY_GIVES_RE = "RES111"
-    OUTSIDE_EVERY_BAND = "RES112"
-    UNFINISHED_UNMARKED = "RES121"
-    FAR_FROM_END = "RES122"
-    EVERY_STONE_ALIVE = "RES123"
-    UNDECIDED_CHAINS = "RES124"
-    READING_DECIDES = "RES125"
-    NOT_FIRM = "RES126"
-    IN_BAND_NOT_SOLVED = "RES127"
-    BAND_UNDECIDED = "RES128"
-    JUST_OUTSIDE = "RES129"
-    MARGIN_FROM_ELSEWHERE = "RES130"
-    KOMI_UNKNOWN = "RES131"
-    ON_AN_ASSUMPTION = "RES132"
-    NOT_PLAYED_OUT = "RES141"
-    NO_SCORE = "RES142"
-    STUB = "RES143"
-
-    @property
-    def status(self) -> CheckStatus:
-        """The verdict this reason gives."""
-        return _REASONS[self][0]
-
-    @property
-    def meaning(self) -> str:
-        """What the code means, led by its verdict (``match: the count gives ...``)."""
-        return _REASONS[self][1]
-
-
-_M, _X, _U, _N = (CheckStatus.MATCH, CheckStatus.MISMATCH, CheckStatus.UNVERIFIABLE,
-                  CheckStatus.NOT_SCORED)
-_REASONS: dict[Reason, tuple[CheckStatus, str]] = {
-    Reason.EXACT: (_M, "match: the count gives the recorded result exactly"),
-    Reason.SOLVED: (_M, "match: the solved count (the last open points played out) gives the "
-                        "recorded result"),
-    Reason.WINNER: (_M, "match: the count gives the recorded winner (RE without a margin, or "
-                        "the winner alone confirmed)"),
-    Reason.IN_BAND: (_M, "match: the recorded result lies in the count's band, which gives its "
-                         "winner throughout"),
-    Reason.NEAR_SOLVED: (_M, "match on the winner: the solved count gives the recorded winner "
-                             "and lies within half a point of RE (every chain settled, the "
-                             "record's own rules and komi)"),
-    Reason.NO_WAY_GIVES_RE: (_X, "mismatch: no reading and no way of the doubtful chains gives "
-                                 "the recorded result"),
-    Reason.OUTSIDE_EVERY_BAND: (_X, "mismatch: the recorded result lies outside the count's "
-                                    "band under every reading"),
-    Reason.UNFINISHED_UNMARKED: (_U, "unverifiable: no dead-stone information, and the game "
-                                     "did not end with two passes"),
-    Reason.FAR_FROM_END: (_U, "unverifiable: the game stopped far from a finished position"),
-    Reason.EVERY_STONE_ALIVE: (_U, "unverifiable: no dead-stone information (every stone "
-                                   "counted alive)"),
-    Reason.UNDECIDED_CHAINS: (_U, "unverifiable: the winner depends on chains the estimate "
-                                  "could not decide"),
-    Reason.READING_DECIDES: (_U, "unverifiable: the winner depends on the reading, and RE has "
-                                 "no margin"),
-    Reason.NOT_FIRM: (_U, "unverifiable: not a firm disagreement, the recorded winner comes "
-                          "out under other plausible readings"),
-    Reason.IN_BAND_NOT_SOLVED: (_U, "unverifiable: RE lies in the count's band but is not the "
-                                    "solved count"),
-    Reason.BAND_UNDECIDED: (_U, "unverifiable: RE lies in the count's band, which does not "
-                                "decide it"),
-    Reason.JUST_OUTSIDE: (_U, "unverifiable: RE lies just outside the band of a game that did "
-                              "not end with two passes (too close to call)"),
-    Reason.MARGIN_FROM_ELSEWHERE: (_U, "unverifiable: the margin lies outside the band of a "
-                                       "stopped record whose margin may come from a count it "
-                                       "does not hold, or from its units"),
-    Reason.KOMI_UNKNOWN: (_U, "unverifiable: the komi is unknown"),
-    Reason.ON_AN_ASSUMPTION: (_U, "unverifiable: the disagreement rests on an assumption about "
-                                  "the record"),
-    Reason.NOT_PLAYED_OUT: (_N, "not scored: the game ended by resignation, time or forfeit"),
-    Reason.NO_SCORE: (_N, "not scored: no recorded score"),
-    Reason.STUB: (_N, "not scored: the record stops before any position worth counting (no "
-                      "point of the board is anyone's yet, neither enclosed nor settled by the "
-                      "judgement)"),
-}
-
-REASONS: dict[str, str] = {reason.value: reason.meaning for reason in Reason}
-"""Every reason's code and what it means, by the code as written (the manual's findings page
-lists them)."""
-
-
 @dataclass(frozen=True)
 class ResultCheck:
-    """The verdict on RE, built once by :func:`check_result` and never changed after (a later
-    step that adds to it makes a new one with :func:`dataclasses.replace`)."""
+    """The verdict on RE, built once by :func:`check_result` and never changed after (a second
+    opinion makes a new one)."""
 
-    status: CheckStatus
-    reason: str
+    code: Reason
+    """Why the verdict is what it is, as a stable code; it gives the status."""
+    facts: Facts
+    """What the reason rests on (:mod:`sgfcheck.output.reasons` says it in words)."""
     computed: str | None = None
     recorded: str | None = None
     delta: float | None = None
@@ -215,48 +114,43 @@ class ResultCheck:
     assumptions: tuple[Finding, ...] = ()
     finish: Finish | None = None
     """The solved line the verdict rests on (the last open points played out), if any."""
-    code: Reason | None = None
-    """Why the verdict is what it is, as a stable code."""
     under: Reading | None = None
     """The reading the verdict was reached under (``reading`` names it): the rows and the
     outcomes are found by it, not by its name."""
+    second: Second | None = None
+    """What a second judge (an engine, ``--engine auto``) made of the verdict, if asked."""
+
+    @property
+    def status(self) -> CheckStatus:
+        return self.code.status
 
 
-@dataclass
-class Draft:
-    """A verdict while :func:`~sgfcheck.scoring.result_check.check_result` works it out (the
-    fields of :class:`ResultCheck`); its status is set only with the reason's code
-    (:meth:`decide`)."""
+@dataclass(frozen=True)
+class Decision:
+    """What one rule of the verdict decided: the reason and its facts, and what the verdict
+    shows of the counts: the count and the reading it was reached under (``reading``: its
+    label where it is not ``under``'s), the difference from RE for Black, the band, the solved
+    line, what of RE a match reproduced, and the assumptions it adds."""
 
-    status: CheckStatus
-    reason: str
+    code: Reason
+    facts: Facts
     computed: str | None = None
-    recorded: str | None = None
-    delta: float | None = None
-    basis: Basis | None = None
-    finished: bool = False
-    least_confidence: float | None = None
-    reading: str | None = None
-    reproduced: Reproduced | None = None
-    band: Band | None = None
-    assumptions: list[Finding] = field(default_factory=list)
-    finish: Finish | None = None
-    code: Reason | None = None
     under: Reading | None = None
+    reading: str | None = None
+    delta: float | None = None
+    band: Band | None = None
+    finish: Finish | None = None
+    reproduced: Reproduced | None = None
+    assumptions: tuple[Finding, ...] = ()
 
-    def read_as(self, reading: Reading) -> None:
-        """The verdict is reached under ``reading``."""
-        self.reading, self.under = reading.label, reading
+    @property
+    def status(self) -> CheckStatus:
+        return self.code.status
 
-    def decide(self, reason: Reason) -> None:
-        """The verdict a reason gives, with the reason."""
-        self.status, self.code = reason.status, reason
-
-    def frozen(self) -> ResultCheck:
-        """The verdict, field for field (the draft holds exactly :class:`ResultCheck`'s)."""
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        values["assumptions"] = tuple(self.assumptions)
-        return ResultCheck(**values)
+    @property
+    def label(self) -> str | None:
+        """The reading's label."""
+        return self.reading or (self.under.label if self.under is not None else None)
 
 
 @dataclass(frozen=True)
@@ -281,7 +175,6 @@ class Outcome:
         return self.finish is not None
 
 
-AS_JUDGED = "as judged"
 NOT_PLAYED_OUT = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
 
 
@@ -297,27 +190,6 @@ def recorded_winner(result: Result) -> object:
 
 
 
-def played_out(finish: Finish) -> str:
-    """``the last 3 open points (H14, T7, T6) played out as well as possible by both sides``,
-    with the settled points the search took as their owner's, if any."""
-    names = finish.names
-    played = sum(1 for _, point in finish.line if point is not None)
-    if names:
-        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-        many = f"{len(names)} open points" if len(names) > 1 else "open point"
-        out = f"the last {many} ({shown}) played out as well as possible by both sides"
-    elif played:
-        out = (f"no open point; the {played} moves still in hand (points to fill, captures) "
-               "played out as well as possible by both sides")
-    else:
-        out = "nothing left open: no move changes the count"
-    if finish.assumed:
-        out += (f", {len(finish.assumed)} settled points not yet enclosed taken as their "
-                "owner's")
-    return out
-
-
-
 def colour_number(colour: object) -> int | None:
     return None if colour is None else int(colour)  # type: ignore[call-overload]
 
@@ -326,50 +198,25 @@ def where(o: Outcome) -> str:
     return o.reading.label + ("" if o.way == AS_JUDGED else f", {o.way}")
 
 
-def readings_text(outcomes: list[Outcome]) -> str:
-    return "; ".join(dict.fromkeys(o.reading.label for o in outcomes))
-
-
 _MATCHED = {Reproduced.MARGIN: Reason.EXACT, Reproduced.SOLVED: Reason.SOLVED,
             Reproduced.NEAR: Reason.NEAR_SOLVED, Reproduced.WINNER: Reason.WINNER}
 """The reason of a match by one outcome, by what it reproduced."""
 
 
-def matched(out: Draft, hit: Outcome, result: Result, reproduced: Reproduced,
-           notes: list[Finding]) -> Draft:
+def matched(hit: Outcome, result: Result, reproduced: Reproduced) -> Decision:
+    """A match by one count: ``hit`` gives what ``reproduced`` names of RE."""
     reading = hit.reading
-    out.decide(_MATCHED[reproduced])
-    out.computed = hit.score.result_text
-    out.read_as(reading)
-    out.reproduced = reproduced
-    out.finish = hit.finish
-    out.band = hit.band if hit.solved else out.band
-    out.delta = None if result.kind is ResultKind.WIN else 0.0 if reproduced in (
-        Reproduced.MARGIN, Reproduced.SOLVED) else hit.score.margin - recorded_margin(result)
-    what = ("the recorded result" if reproduced in (Reproduced.MARGIN, Reproduced.SOLVED)
-            else "the recorded winner")
-    reason = f"the count gives {what}"
-    if hit.finish is not None:
-        reason = f"the solved count gives {what}: {played_out(hit.finish)}"
-    if reproduced is Reproduced.NEAR:
-        reason = (f"the solved count ({hit.score.result_text}) gives the recorded winner, "
-                  f"{abs(out.delta or 0):g} point from RE[{result.raw}]: "
-                  f"{played_out(hit.finish)}; the winner is confirmed, not the margin (a "
-                  "point can go astray in the last moves or in the count)"
-                  if hit.finish is not None else reason)
-    if not reading.own:
-        reason += f" under {reading.label}, not the record's own reading"
-    if hit.way != AS_JUDGED:
-        reason += (f" when {hit.way}; the winner is the same whichever way the doubtful chains "
-                   "go")
-    if reproduced is Reproduced.WINNER and result.kind is not ResultKind.WIN:
-        reason += f", not the margin ({hit.score.result_text})"
-    out.reason = reason
-    out.assumptions.extend(reading.assumptions)
-    out.assumptions.extend(notes)
+    exact = reproduced in (Reproduced.MARGIN, Reproduced.SOLVED)
+    delta = None if result.kind is ResultKind.WIN else 0.0 if exact else (
+        hit.score.margin - recorded_margin(result))
+    assumptions = list(reading.assumptions)
     if hit.finish is not None and hit.finish.to_move_assumed is not None:
-        out.assumptions.append(side_to_move(hit.finish.to_move_assumed))
-    return out
+        assumptions.append(side_to_move(hit.finish.to_move_assumed))
+    facts = Match(reproduced, hit.score.result_text, reading.label, reading.own, hit.way,
+                  result.raw or "", delta, result.kind is not ResultKind.WIN, hit.finish)
+    return Decision(_MATCHED[reproduced], facts, hit.score.result_text, reading, delta=delta,
+                    band=hit.band if hit.solved else None, finish=hit.finish,
+                    reproduced=reproduced, assumptions=tuple(assumptions))
 
 
 def side_to_move(assumed: str) -> Finding:
