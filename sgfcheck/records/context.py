@@ -26,7 +26,8 @@ from typing import Any
 
 from sgfcheck import findings as F
 from sgfcheck.findings import Finding
-from sgfcheck.records.record import GameRecord
+from sgfcheck.points import point_name
+from sgfcheck.records.record import GameRecord, HandicapPlacement
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.rules.presets import PRESETS
 from sgfcheck.rules.ruleset import Ruleset, Scoring
@@ -192,3 +193,32 @@ def komi_without_km(game: GameRecord, ruleset: Ruleset, result: Result
         return 0.0, Origin.UNKNOWN, "no KM; counted without komi"
     return (0.0, Origin.UNKNOWN,
             f"no KM, and RE[{result.raw}] does not tell it; counted without komi")
+
+
+def record_doubts(game: GameRecord, context: GameContext
+                  ) -> tuple[list[Finding], list[Finding]]:
+    """What a count of the game assumes about the record itself: where its handicap stones
+    stood (``RES008``), the komi of a record without ``KM`` (``RES002``); and what it reads
+    from its source's conventions, cited (``RES010``: said with the verdict, never a doubt)."""
+    doubts: list[Finding] = []
+    if context.komi_origin is Origin.CONVENTION:
+        doubts.append(Finding(F.RES_KOMI_CONVENTION, context.komi_detail))
+    n, placement = game.handicap, game.handicap_placement
+    if placement is HandicapPlacement.UNKNOWN:
+        doubts.append(Finding(F.RES_ASSUMED_RECORD,
+                              f"the count is made without the {n} handicap stones of HA[{n}]: "
+                              "the record does not place them, and the moves show they did not "
+                              "stand on the standard points"))
+    if placement not in (HandicapPlacement.ASSUMED, HandicapPlacement.CONVENTION):
+        return doubts, []
+    names = ", ".join(point_name(p, game.height) for p in game.assumed_handicap)
+    if placement is HandicapPlacement.ASSUMED:
+        doubts.append(Finding(F.RES_ASSUMED_RECORD,
+                              f"the count rests on {n} handicap stones assumed on the standard "
+                              f"points {names}: the record (HA[{n}]) does not place them"))
+        return doubts, []
+    return doubts, [Finding(F.RES_SOURCE_CONVENTION,
+                            f"the count rests on {n} handicap stones at {names}: the Fox "
+                            f"record (HA[{n}]) leaves them out, and they are placed as "
+                            "KataGo's SGF reader places them (cpp/dataio/sgf.cpp); no move "
+                            "contradicts them")]

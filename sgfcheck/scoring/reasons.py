@@ -16,7 +16,7 @@ from sgfcheck.status import StrEnum
 
 if TYPE_CHECKING:
     from sgfcheck.endgame.finish import Finish
-    from sgfcheck.scoring.band import Band
+    from sgfcheck.margins import Band
 
 AS_JUDGED = "as judged"
 """The way of the doubtful chains that is the judgement itself."""
@@ -29,92 +29,70 @@ class CheckStatus(StrEnum):
     UNVERIFIABLE = "unverifiable"
 
 
-class Reason(StrEnum):
-    """Why a verdict on RE is what it is: a stable code (``result_check.code`` in the JSON; the
-    manual's findings page lists them), with the status it gives and what it means."""
-
-    EXACT = "RES101"
-    SOLVED = "RES102"
-    WINNER = "RES103"
-    IN_BAND = "RES104"
-    NEAR_SOLVED = "RES105"
-    NO_WAY_GIVES_RE = "RES111"
-    OUTSIDE_EVERY_BAND = "RES112"
-    UNFINISHED_UNMARKED = "RES121"
-    FAR_FROM_END = "RES122"
-    EVERY_STONE_ALIVE = "RES123"
-    UNDECIDED_CHAINS = "RES124"
-    READING_DECIDES = "RES125"
-    NOT_FIRM = "RES126"
-    IN_BAND_NOT_SOLVED = "RES127"
-    BAND_UNDECIDED = "RES128"
-    JUST_OUTSIDE = "RES129"
-    MARGIN_FROM_ELSEWHERE = "RES130"
-    KOMI_UNKNOWN = "RES131"
-    ON_AN_ASSUMPTION = "RES132"
-    NOT_PLAYED_OUT = "RES141"
-    NO_SCORE = "RES142"
-    STUB = "RES143"
-
-    @property
-    def status(self) -> CheckStatus:
-        """The verdict this reason gives."""
-        return _REASONS[self][0]
-
-    @property
-    def meaning(self) -> str:
-        """What the code means, led by its verdict (``match: the count gives ...``)."""
-        return _REASONS[self][1]
-
-
 _M, _X, _U, _N = (CheckStatus.MATCH, CheckStatus.MISMATCH, CheckStatus.UNVERIFIABLE,
                   CheckStatus.NOT_SCORED)
-_REASONS: dict[Reason, tuple[CheckStatus, str]] = {
-    Reason.EXACT: (_M, "match: the count gives the recorded result exactly"),
-    Reason.SOLVED: (_M, "match: the solved count (the last open points played out) gives the "
-                        "recorded result"),
-    Reason.WINNER: (_M, "match: the count gives the recorded winner (RE without a margin, or "
-                        "the winner alone confirmed)"),
-    Reason.IN_BAND: (_M, "match: the recorded result lies in the count's band, which gives its "
-                         "winner throughout"),
-    Reason.NEAR_SOLVED: (_M, "match on the winner: the solved count gives the recorded winner "
-                             "and lies within half a point of RE (every chain settled, the "
-                             "record's own rules and komi)"),
-    Reason.NO_WAY_GIVES_RE: (_X, "mismatch: no reading and no way of the doubtful chains gives "
-                                 "the recorded result"),
-    Reason.OUTSIDE_EVERY_BAND: (_X, "mismatch: the recorded result lies outside the count's "
-                                    "band under every reading"),
-    Reason.UNFINISHED_UNMARKED: (_U, "unverifiable: no dead-stone information, and the game "
-                                     "did not end with two passes"),
-    Reason.FAR_FROM_END: (_U, "unverifiable: the game stopped far from a finished position"),
-    Reason.EVERY_STONE_ALIVE: (_U, "unverifiable: no dead-stone information (every stone "
-                                   "counted alive)"),
-    Reason.UNDECIDED_CHAINS: (_U, "unverifiable: the winner depends on chains the estimate "
-                                  "could not decide"),
-    Reason.READING_DECIDES: (_U, "unverifiable: the winner depends on the reading, and RE has "
-                                 "no margin"),
-    Reason.NOT_FIRM: (_U, "unverifiable: not a firm disagreement, the recorded winner comes "
-                          "out under other plausible readings"),
-    Reason.IN_BAND_NOT_SOLVED: (_U, "unverifiable: RE lies in the count's band but is not the "
-                                    "solved count"),
-    Reason.BAND_UNDECIDED: (_U, "unverifiable: RE lies in the count's band, which does not "
-                                "decide it"),
-    Reason.JUST_OUTSIDE: (_U, "unverifiable: RE lies just outside the band of a game that did "
-                              "not end with two passes (too close to call)"),
-    Reason.MARGIN_FROM_ELSEWHERE: (_U, "unverifiable: the margin lies outside the band of a "
-                                       "stopped record whose margin may come from a count it "
-                                       "does not hold, or from its units"),
-    Reason.KOMI_UNKNOWN: (_U, "unverifiable: the komi is unknown"),
-    Reason.ON_AN_ASSUMPTION: (_U, "unverifiable: the disagreement rests on an assumption about "
-                                  "the record"),
-    Reason.NOT_PLAYED_OUT: (_N, "not scored: the game ended by resignation, time or forfeit"),
-    Reason.NO_SCORE: (_N, "not scored: no recorded score"),
-    Reason.STUB: (_N, "not scored: the record stops before any position worth counting (no "
-                      "point of the board is anyone's yet, neither enclosed nor settled by the "
-                      "judgement)"),
-}
 
-REASONS: dict[str, str] = {reason.value: reason.meaning for reason in Reason}
+
+class Reason(StrEnum):
+    """Why a verdict on RE is what it is: a stable code (``result_check.code`` in the JSON; the
+    manual's findings page lists them), with the status it gives and what it means (led by its
+    verdict: ``match: the count gives ...``)."""
+
+    status: CheckStatus
+    meaning: str
+
+    def __new__(cls, code: str, status: CheckStatus, meaning: str) -> Reason:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.status = status
+        member.meaning = meaning
+        return member
+
+    EXACT = ("RES101", _M, "match: the count gives the recorded result exactly")
+    SOLVED = ("RES102", _M, "match: the solved count (the last open points played out) gives the "
+                            "recorded result")
+    WINNER = ("RES103", _M, "match: the count gives the recorded winner (RE without a margin, or "
+                            "the winner alone confirmed)")
+    IN_BAND = ("RES104", _M, "match: the recorded result lies in the count's band, which gives "
+                             "its winner throughout")
+    NEAR_SOLVED = ("RES105", _M, "match on the winner: the solved count gives the recorded winner "
+                                 "and lies within half a point of RE (every chain settled, the "
+                                 "record's own rules and komi)")
+    NO_WAY_GIVES_RE = ("RES111", _X, "mismatch: no reading and no way of the doubtful chains "
+                                     "gives the recorded result")
+    OUTSIDE_EVERY_BAND = ("RES112", _X, "mismatch: the recorded result lies outside the count's "
+                                        "band under every reading")
+    UNFINISHED_UNMARKED = ("RES121", _U, "unverifiable: no dead-stone information, and the game "
+                                         "did not end with two passes")
+    FAR_FROM_END = ("RES122", _U, "unverifiable: the game stopped far from a finished position")
+    EVERY_STONE_ALIVE = ("RES123", _U, "unverifiable: no dead-stone information (every stone "
+                                       "counted alive)")
+    UNDECIDED_CHAINS = ("RES124", _U, "unverifiable: the winner depends on chains the estimate "
+                                      "could not decide")
+    READING_DECIDES = ("RES125", _U, "unverifiable: the winner depends on the reading, and RE has "
+                                     "no margin")
+    NOT_FIRM = ("RES126", _U, "unverifiable: not a firm disagreement, the recorded winner comes "
+                              "out under other plausible readings")
+    IN_BAND_NOT_SOLVED = ("RES127", _U, "unverifiable: RE lies in the count's band but is not the "
+                                        "solved count")
+    BAND_UNDECIDED = ("RES128", _U, "unverifiable: RE lies in the count's band, which does not "
+                                    "decide it")
+    JUST_OUTSIDE = ("RES129", _U, "unverifiable: RE lies just outside the band of a game that did "
+                                  "not end with two passes (too close to call)")
+    MARGIN_FROM_ELSEWHERE = ("RES130", _U, "unverifiable: the margin lies outside the band of a "
+                                           "stopped record whose margin may come from a count it "
+                                           "does not hold, or from its units")
+    KOMI_UNKNOWN = ("RES131", _U, "unverifiable: the komi is unknown")
+    ON_AN_ASSUMPTION = ("RES132", _U, "unverifiable: the disagreement rests on an assumption "
+                                      "about the record")
+    NOT_PLAYED_OUT = ("RES141", _N, "not scored: the game ended by resignation, time or forfeit")
+    NO_SCORE = ("RES142", _N, "not scored: no recorded score")
+    STUB = ("RES143", _N, "not scored: the record stops before any position worth counting (no "
+                          "point of the board is anyone's yet, neither enclosed nor settled by "
+                          "the judgement)")
+
+
+REASONS: dict[str, str] = {str(reason): reason.meaning for reason in Reason}
 """Every reason's code and what it means, by the code as written (the manual's findings page
 lists them)."""
 

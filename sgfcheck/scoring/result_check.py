@@ -127,10 +127,11 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
                 decision.computed, decision.under, decision.reading, decision.delta,
                 decision.band, decision.finish, decision.reproduced)
         assumptions.extend(d for d in doubts if d not in assumptions)
-    return ResultCheck(decision.code, decision.facts, decision.computed, result.raw,
-                       decision.delta, basis_of(dead, final), final, least_confidence(dead),
-                       decision.label, decision.reproduced, decision.band, tuple(assumptions),
-                       decision.finish, decision.under)
+    return ResultCheck(decision.code, decision.facts, decision.computed, decision.under,
+                       decision.label, decision.delta, decision.band, decision.finish,
+                       decision.reproduced, tuple(assumptions), recorded=result.raw,
+                       basis=basis_of(dead, final), finished=final,
+                       least_confidence=least_confidence(dead))
 
 
 @dataclass(frozen=True)

@@ -89,58 +89,30 @@ def least_confidence(dead: DeadStones) -> float | None:
 
 
 @dataclass(frozen=True)
-class ResultCheck:
-    """The verdict on RE, built once by :func:`check_result` and never changed after (a second
-    opinion makes a new one)."""
+class Decision:
+    """What one rule of the verdict decided: the reason and its facts, and what the verdict
+    shows of the counts: the count and the reading it was reached under (``reading``: its
+    label, where it is not ``under``'s own), the difference from RE for Black, the band, the
+    solved line, what of RE a match reproduced, and the assumptions it adds."""
 
     code: Reason
     """Why the verdict is what it is, as a stable code; it gives the status."""
     facts: Facts
     """What the reason rests on (:mod:`sgfcheck.output.reasons` says it in words)."""
     computed: str | None = None
-    recorded: str | None = None
+    under: Reading | None = None
+    """The reading the verdict was reached under: the rows and the outcomes are found by it,
+    not by its name."""
+    reading: str | None = None
+    """The ruleset and komi the verdict was reached under, by name."""
     delta: float | None = None
     """Computed minus recorded margin, for Black (under the reading named in ``reading``)."""
-    basis: Basis | None = None
-    finished: bool = False
-    """The game ended by two passes."""
-    least_confidence: float | None = None
-    reading: str | None = None
-    """The ruleset and komi the verdict was reached under."""
-    reproduced: Reproduced | None = None
-    """For a match: what of RE it reproduced."""
     band: Band | None = None
     """The band the verdict was reached on (on a judgement of the position)."""
-    assumptions: tuple[Finding, ...] = ()
     finish: Finish | None = None
     """The solved line the verdict rests on (the last open points played out), if any."""
-    under: Reading | None = None
-    """The reading the verdict was reached under (``reading`` names it): the rows and the
-    outcomes are found by it, not by its name."""
-    second: Second | None = None
-    """What a second judge (an engine, ``--engine auto``) made of the verdict, if asked."""
-
-    @property
-    def status(self) -> CheckStatus:
-        return self.code.status
-
-
-@dataclass(frozen=True)
-class Decision:
-    """What one rule of the verdict decided: the reason and its facts, and what the verdict
-    shows of the counts: the count and the reading it was reached under (``reading``: its
-    label where it is not ``under``'s), the difference from RE for Black, the band, the solved
-    line, what of RE a match reproduced, and the assumptions it adds."""
-
-    code: Reason
-    facts: Facts
-    computed: str | None = None
-    under: Reading | None = None
-    reading: str | None = None
-    delta: float | None = None
-    band: Band | None = None
-    finish: Finish | None = None
     reproduced: Reproduced | None = None
+    """For a match: what of RE it reproduced."""
     assumptions: tuple[Finding, ...] = ()
 
     @property
@@ -149,8 +121,24 @@ class Decision:
 
     @property
     def label(self) -> str | None:
-        """The reading's label."""
+        """The reading's name."""
         return self.reading or (self.under.label if self.under is not None else None)
+
+
+@dataclass(frozen=True)
+class ResultCheck(Decision):
+    """The verdict on RE: the decision, with RE as written, the basis it rests on, whether the
+    game ended by two passes, the estimate's least sure decision and every assumption; built
+    once by :func:`~sgfcheck.scoring.result_check.check_result` and never changed after (a
+    second opinion makes a new one)."""
+
+    recorded: str | None = None
+    basis: Basis | None = None
+    finished: bool = False
+    """The game ended by two passes."""
+    least_confidence: float | None = None
+    second: Second | None = None
+    """What a second judge (an engine, ``--engine auto``) made of the verdict, if asked."""
 
 
 @dataclass(frozen=True)
