@@ -168,7 +168,7 @@ def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) ->
     """Issue 64: the points a count gives nobody were read again for every reading, way and row
     (about 90 times a professional game); now once for each position the judgement weighs (the
     position as judged, each way its doubtful chains may go)."""
-    from sgfcheck.scoring import adjudicate, band, counts
+    from sgfcheck.scoring import adjudicate, band, counts, weighing
 
     seen: list[int] = []
     real = point_owners
@@ -177,7 +177,7 @@ def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) ->
         seen.append(id(position))
         return real(position, ownership)
 
-    for module in (adjudicate, band, counts):  # wherever the judgement reads them
+    for module in (adjudicate, band, counts, weighing):  # wherever the judgement reads them
         if hasattr(module, "point_owners"):
             monkeypatch.setattr(module, "point_owners", counted)
     # ko.sgf: five chains the estimate leaves uncertain, so several ways and readings weighed.

@@ -41,15 +41,19 @@ from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.conventions import readings
 from sgfcheck.scoring.counts import Counts
 from sgfcheck.scoring.explain import explain
-from sgfcheck.scoring.gamescore import FileScore, GameScore, Judgement, Rows, Weighing, Worked
-from sgfcheck.scoring.result_check import (
-    CheckStatus,
-    basis_of,
+from sgfcheck.scoring.gamescore import (
+    Asked,
+    FileScore,
+    GameScore,
+    Judgement,
+    Weighing,
+    Worked,
 )
+from sgfcheck.scoring.result_check import CheckStatus, ResultCheck, basis_of
 from sgfcheck.scoring.secondopinion import combined as second_opinion
 from sgfcheck.scoring.secondopinion import second_judge
 from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
-from sgfcheck.scoring.weighing import Scoring, reading_rows, row_bands, unsettled_ways, weighing
+from sgfcheck.scoring.weighing import Scoring, counted_rows, row_bands, unsettled_ways, verdict_of
 from sgfcheck.settings import EngineName, Settings
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
@@ -135,30 +139,35 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
         if failed and failed[0].code is F.LIF_TIME:
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "
                             f"{task} (--engine auto), it leaves the estimate's verdict standing")
-            return _with_dead(game, replace(dead, findings=[*dead.findings, spent]))
+            return _answered(game, replace(dead, findings=[*dead.findings, spent]))
         why = failed[0].message if failed else asked.error or "no answer"
-        return _with_dead(game, replace(dead, notes=[
+        return _answered(game, replace(dead, notes=[
             *dead.notes, f"{name}, asked to {task} (--engine auto), failed: "
             f"{why}; the estimate's verdict stands"]))
     verdict, engines = second_opinion(rc, asked.result_check, judge,
                                       asked.dead.ownership is not None, report.result.raw or "")
     if not engines:
-        return replace(_with_dead(game, replace(dead, notes=[
+        return _answered(game, replace(dead, notes=[
             *dead.notes, f"asked of {name} (--engine auto) to {task}: its count does not "
-            "decide it (the verdict says what it gave); the estimate's count stands"])),
-            weighing=replace(game.weighing, result_check=verdict))
+            "decide it (the verdict says what it gave); the estimate's count stands"]), verdict)
     estimate = (f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against "
                 f"RE[{report.result.raw}], " + ("a mismatch" if mismatch else f"open ({rc.code})"))
-    asked = _with_dead(asked, replace(asked.dead, notes=[
+    return _answered(asked, replace(asked.dead, notes=[
         f"asked of {name} (--engine auto): {estimate}; --engine none keeps the estimate alone",
-        *asked.dead.notes]))
-    return replace(asked, weighing=replace(asked.weighing, result_check=verdict))
+        *asked.dead.notes]), verdict)
 
 
-def _with_dead(game: GameScore, dead: DeadStones) -> GameScore:
-    """``game`` with these dead stones (the same, with what an engine asked after added)."""
-    assert game.judged is not None
-    return replace(game, judged=replace(game.judged, dead=dead))
+def _answered(game: GameScore, dead: DeadStones, verdict: ResultCheck | None = None
+              ) -> GameScore:
+    """``game`` as a second opinion leaves it: these dead stones (the same, with what the engine
+    asked said) and, where it gave one, this verdict."""
+    judged, weighed = game.judged, game.weighing
+    assert judged is not None
+    return GameScore(game.check, Judgement(dead, judged.position, judged.final,
+                                           judged.scored_move), game.rows,
+                     weighed if verdict is None else Weighing(verdict, weighed.asked,
+                                                              weighed.outcomes),
+                     game.error, game.worked)
 
 
 def _score_game(report: GameReport, settings: Settings, compare: bool = True) -> GameScore:
@@ -176,10 +185,10 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     line = report.line if report.line is not None else game.main_line()
     fixed = settings.user_rules or settings.move is not None
     doubts, conventions = record_doubts(game, context)
-    asked = Weighing(readings=readings(game, context, report.result, fixed=fixed),
-                     readings_fixed=fixed, doubts=doubts, conventions=conventions,
-                     komi_unknown=(None if context.komi_known else
-                                   context.komi_detail.removesuffix("; counted without komi")))
+    asked = Asked(readings=tuple(readings(game, context, report.result, fixed=fixed)),
+                  readings_fixed=fixed, doubts=tuple(doubts), conventions=tuple(conventions),
+                  komi_unknown=(None if context.komi_known else
+                                context.komi_detail.removesuffix("; counted without komi")))
     rows = _rows(own, settings, context.komi) if compare else [own]
     # The endgame, once, before any count: every way of counting a row or a reading asks.
     owners = point_owners(position, dead.ownership) if banded else None
@@ -191,9 +200,9 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     explanations = [line for other in scores[1:]
                     for line in explain(scores[0], other, rep, position, rep.setup_stones)]
     bands = row_bands(counts, worked.ways, scores)
-    weighed = weighing(Scoring(report, judgement, counts, worked, rep), asked, scores[0],
+    weighed = verdict_of(Scoring(report, judgement, counts, worked, rep), asked, scores[0],
                        bands[0])
-    table = reading_rows(Rows(scores, bands, explanations, finishes=counts.finishes), weighed)
+    table = counted_rows(scores, bands, explanations, counts.finishes, weighed)
     return GameScore(report, judgement, table, weighed, worked=worked)
 
 

@@ -9,7 +9,7 @@ does not hold, or a mismatch (see :mod:`sgfcheck.scoring.result_check` for the w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
@@ -172,11 +172,11 @@ def _undecided(asked: _Asked, banded: Banded, first: tuple[Reading, Band],
         return Decision(code, facts, _settled(band), reading,
                         delta=delta, band=band)
 
-    off = OffBand(band.settled, reading.label, asked.raw, distance, shown)
+    where = (band.settled, reading.label, asked.raw, distance, shown)
     if any(_fits(asked, b) for _, b in wide):
         return decided(Reason.BAND_UNDECIDED, BandUndecided(asked.raw, shown))
     if not asked.final and distance is not None and distance <= UNFINISHED_SLACK:
-        return decided(Reason.JUST_OUTSIDE, replace(off, slack=UNFINISHED_SLACK))
+        return decided(Reason.JUST_OUTSIDE, OffBand(*where, slack=UNFINISHED_SLACK))
     if (not asked.final and recorded is not None and possible
             and (not result.margin_as_counted or (not is_sealed and confirmed))):
         # A stopped record whose winner the band confirms, with a margin the position does not
@@ -186,9 +186,9 @@ def _undecided(asked: _Asked, banded: Banded, first: tuple[Reading, Band],
         units = ((result.note or "not in whole or half points")
                  if is_sealed or not confirmed else None)
         return decided(Reason.MARGIN_FROM_ELSEWHERE,
-                       replace(off, confirmed=confirmed, units=units))
-    return decided(Reason.OUTSIDE_EVERY_BAND, replace(
-        off, why=asked.why, sealed=is_sealed,
+                       OffBand(*where, confirmed=confirmed, units=units))
+    return decided(Reason.OUTSIDE_EVERY_BAND, OffBand(
+        *where, why=asked.why, sealed=is_sealed,
         open_winner=distance is not None and all(b.decided_winner is None for _, b in wide)))
 
 

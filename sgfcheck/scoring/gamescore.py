@@ -71,25 +71,33 @@ class Rows:
 
 
 @dataclass(frozen=True)
-class Weighing:
-    """The verdict on RE and what it weighed: the readings of the record, the counts of each
-    reading and way, and what the count assumes about the record or reads from its source."""
+class Asked:
+    """What the verdict on RE is asked to weigh: the readings of the record, and what a count
+    of it assumes about the record or reads from its source."""
 
-    result_check: ResultCheck | None = None
-    readings: list[Reading] = field(default_factory=list)
-    """The record's own reading and those its convention allows (the territory marks' reading
-    is added when the result check weighs them all)."""
+    readings: tuple[Reading, ...] = ()
+    """The record's own reading and those its convention allows (a server's own count is
+    added when the result check weighs them all)."""
     readings_fixed: bool = False
     """The user chose the rules, the komi or the move: the record's own reading only."""
-    outcomes: list[Outcome] = field(default_factory=list)
-    """The counts the result check weighed: each reading, each way the doubtful chains go
-    (empty when the own reading as judged gave the result at once)."""
-    doubts: list[Finding] = field(default_factory=list)
+    doubts: tuple[Finding, ...] = ()
     """What the count assumes about the record itself (``RES008``)."""
-    conventions: list[Finding] = field(default_factory=list)
+    conventions: tuple[Finding, ...] = ()
     """What the count reads from the record's source's conventions, cited (``RES010``)."""
     komi_unknown: str | None = None
     """Why the record's komi is unknown (the counts are made without komi), if it is."""
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """The verdict on RE and what it weighed: what it was asked, and the counts of each reading
+    and way."""
+
+    result_check: ResultCheck | None = None
+    asked: Asked = field(default_factory=Asked)
+    outcomes: tuple[Outcome, ...] = ()
+    """The counts the result check weighed: each reading, each way the doubtful chains go
+    (empty when the own reading as judged gave the result at once)."""
 
 
 @dataclass(frozen=True)
@@ -153,28 +161,24 @@ class GameScore:
         return self.weighing.result_check
 
     @property
-    def readings(self) -> list[Reading]:
-        return self.weighing.readings
+    def readings(self) -> tuple[Reading, ...]:
+        return self.weighing.asked.readings
 
     @property
-    def readings_fixed(self) -> bool:
-        return self.weighing.readings_fixed
-
-    @property
-    def outcomes(self) -> list[Outcome]:
+    def outcomes(self) -> tuple[Outcome, ...]:
         return self.weighing.outcomes
 
     @property
-    def doubts(self) -> list[Finding]:
-        return self.weighing.doubts
+    def doubts(self) -> tuple[Finding, ...]:
+        return self.weighing.asked.doubts
 
     @property
-    def conventions(self) -> list[Finding]:
-        return self.weighing.conventions
+    def conventions(self) -> tuple[Finding, ...]:
+        return self.weighing.asked.conventions
 
     @property
     def komi_unknown(self) -> str | None:
-        return self.weighing.komi_unknown
+        return self.weighing.asked.komi_unknown
 
     @property
     def findings(self) -> list[Finding]:

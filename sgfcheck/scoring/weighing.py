@@ -8,8 +8,9 @@ of the verdict's reading.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from sgfcheck.endgame.finish import Finish
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position, analyse
 from sgfcheck.position.owners import PointOwners, point_owners
@@ -20,7 +21,7 @@ from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.scoring.band import Band, union
 from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.counts import Counts, Way
-from sgfcheck.scoring.gamescore import GameScore, Judgement, Rows, Weighing, Worked
+from sgfcheck.scoring.gamescore import Asked, GameScore, Judgement, Rows, Weighing, Worked
 from sgfcheck.scoring.result_check import (
     AS_JUDGED,
     CheckStatus,
@@ -46,8 +47,7 @@ class Scoring:
     rep: Replay
 
 
-def weighing(scoring: Scoring, asked: Weighing, base: Score,
-              band: Band | None) -> Weighing:
+def verdict_of(scoring: Scoring, asked: Asked, base: Score, band: Band | None) -> Weighing:
     """The verdict on RE: the record's own reading as judged first; where that settles it (not
     a score, no dead-stone information in an unfinished game, or the margin exactly), the
     other readings and ways would not change it; else every reading and way is weighed. (A
@@ -63,38 +63,39 @@ def weighing(scoring: Scoring, asked: Weighing, base: Score,
     exact = quick.reproduced is Reproduced.MARGIN
     if (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not judgement.final)
             or (asked.readings[0].possible and quick.status is CheckStatus.MATCH and exact)):
-        return replace(asked, result_check=quick)
+        return Weighing(quick, asked)
     verdict, outcomes = _weighed(scoring, asked, own, report.result)
-    return replace(asked, result_check=verdict, outcomes=outcomes)
+    return Weighing(verdict, asked, tuple(outcomes))
 
 
-def reading_rows(rows: Rows, weighing: Weighing) -> Rows:
-    """The rows with ``reading_row`` at the row the verdict rests on, the row of its reading
-    (its count as judged, its band over the settled ways) added when none of the rows counts it:
-    the answer always names a count the table shows."""
-    rc = weighing.result_check
+def counted_rows(scores: list[Score], bands: list[Band | None], explanations: list[str],
+                 finishes: tuple[Finish, ...], weighed: Weighing) -> Rows:
+    """The table of counts, ``reading_row`` at the row the verdict rests on, the row of its
+    reading (its count as judged, its band over the settled ways) added when none of the rows
+    counts it: the answer always names a count the table shows."""
+    rc = weighed.result_check
     if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.under is None:
-        return rows
+        return Rows(scores, bands, explanations, finishes=finishes)
     under = rc.under
-    row = next((i for i, s in enumerate(rows.scores) if not under.counting.server
+    row = next((i for i, s in enumerate(scores) if not under.counting.server
                 and s.ruleset.name == under.ruleset.name
                 and s.ruleset.komi == under.ruleset.komi), None)
     if row is not None:
-        return replace(rows, reading_row=row)
-    mine = [o for o in weighing.outcomes if o.reading is under and o.settled]
+        return Rows(scores, bands, explanations, row, finishes=finishes)
+    mine = [o for o in weighed.outcomes if o.reading is under and o.settled]
     if not mine:  # the komi is unknown: the rows are counted without it, the own row first
-        return rows
-    bands = [o.band for o in mine]
-    band = None if any(b is None for b in bands) else union(
-        [b for b in bands if b is not None], way_chains(o.way for o in mine[1:]))
-    reading, own = mine[0].reading, rows.scores[0].ruleset
+        return Rows(scores, bands, explanations, finishes=finishes)
+    outcome_bands = [o.band for o in mine]
+    band = None if any(b is None for b in outcome_bands) else union(
+        [b for b in outcome_bands if b is not None], way_chains(o.way for o in mine[1:]))
+    reading, own = mine[0].reading, scores[0].ruleset
     name = [reading.ruleset.name]
     if reading.ruleset.komi != own.komi:
         name.append(f"komi {reading.ruleset.komi:g}")
     if reading.counting.server:
         name.append(BY_COUNTING[reading.counting].short)
-    return replace(rows, scores=[*rows.scores, mine[0].score], bands=[*rows.bands, band],
-                   added_reading=", ".join(name), reading_row=len(rows.scores))
+    return Rows([*scores, mine[0].score], [*bands, band], explanations, len(scores),
+                ", ".join(name), finishes)
 
 
 def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[Way, ...]:
@@ -125,10 +126,10 @@ def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
     counts = game.worked.counts
     assert game.judged is not None and counts is not None and game.scores
     scoring = Scoring(game.check, game.judged, counts, game.worked, rep)
-    return _weighed(scoring, game.weighing, game.scores[0].ruleset, result)[0]
+    return _weighed(scoring, game.weighing.asked, game.scores[0].ruleset, result)[0]
 
 
-def _weighed(scoring: Scoring, asked: Weighing, own: Ruleset, result: Result
+def _weighed(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
              ) -> tuple[ResultCheck, list[Outcome]]:
     """The full result check and the counts it weighed (each reading, each way)."""
     judgement, rep = scoring.judgement, scoring.rep
