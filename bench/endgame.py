@@ -70,7 +70,7 @@ def main() -> None:
     try:  # the endgame stage; a checkout before it (to measure the same way before and after)
         import sgfcheck.endgame.stage as stage
     except ImportError:
-        import sgfcheck.scoring.counts as stage  # type: ignore[no-redef]
+        import sgfcheck.counting.judged as stage  # type: ignore[no-redef]
     finish, estimate = stage.finish, adjudicate.find_dead_stones
     spent: dict[str, float] = {"solver": 0.0, "estimate": 0.0}
     outcomes: list[str] = []

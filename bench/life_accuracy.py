@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 
 from sgfcheck.colour import BLACK
+from sgfcheck.counting.count import count
+from sgfcheck.counting.ways import LOW_CONFIDENCE, doubtful_chains, other_ways
 from sgfcheck.judge.deadstones import (
     ESCALATE_BELOW,
     ask_engine,
@@ -42,9 +44,7 @@ from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_file
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import check_loaded
-from sgfcheck.scoring.count import count
 from sgfcheck.scoring.life import chain_statuses
-from sgfcheck.scoring.ways import LOW_CONFIDENCE, doubtful_chains, other_ways
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status
 

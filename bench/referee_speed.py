@@ -17,13 +17,13 @@ import time
 from pathlib import Path
 
 from sgfcheck import core
+from sgfcheck.counting.count import count
 from sgfcheck.position.analysis import analyse
 from sgfcheck.position.referee import referee_map, referee_map_pure
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.presets import AGA, CHINESE, JAPANESE
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.count import count
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 HERE = Path(__file__).resolve().parent

@@ -8,8 +8,8 @@ from typing import Any, Protocol
 
 
 class Band(Protocol):
-    """A band of margins (:class:`sgfcheck.scoring.band.Band`, or a verdict's
-    :class:`sgfcheck.scoring.reasons.NamedBand`), as far as its words need."""
+    """A band of margins (:class:`sgfcheck.counting.band.Band`, or a verdict's
+    :class:`sgfcheck.verdict.reasons.NamedBand`), as far as its words need."""
 
     @property
     def low(self) -> float: ...

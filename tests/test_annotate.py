@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from sgfcheck import score_bytes, score_file
 from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.count import counted_points
 from sgfcheck.output.annotate import MARKER, annotate
 from sgfcheck.points import point_to_sgf
-from sgfcheck.scoring.count import counted_points
 from sgfcheck.settings import Settings
 
 runner = CliRunner()

@@ -1,5 +1,5 @@
-"""The count as a band (sgfcheck.scoring.band): settled, open and dame points, the move in hand,
-unsettled chains; and the verdicts read on it (sgfcheck.scoring.result_check).
+"""The count as a band (sgfcheck.counting.band): settled, open and dame points, the move in hand,
+unsettled chains; and the verdicts read on it (sgfcheck.verdict.decide).
 
 Positions built for it: fixtures/open-boundary-9x9.sgf (Black's wall on the D line with a gap at
 D5, White's wall on the E line), fixtures/unfinished.sgf, fixtures/dead-in-territory.sgf."""
@@ -14,13 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
+from sgfcheck.counting.band import band_of
+from sgfcheck.counting.count import count
 from sgfcheck.margins import band_text
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.position.analysis import Position
 from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.band import band_of
-from sgfcheck.scoring.count import count
 from sgfcheck.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -168,7 +168,9 @@ def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) ->
     """Issue 64: the points a count gives nobody were read again for every reading, way and row
     (about 90 times a professional game); now once for each position the judgement weighs (the
     position as judged, each way its doubtful chains may go)."""
-    from sgfcheck.scoring import adjudicate, band, counts, weighing
+    from sgfcheck.counting import band, judged
+    from sgfcheck.scoring import adjudicate
+    from sgfcheck.verdict import weighing
 
     seen: list[int] = []
     real = point_owners
@@ -177,7 +179,7 @@ def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) ->
         seen.append(id(position))
         return real(position, ownership)
 
-    for module in (adjudicate, band, counts, weighing):  # wherever the judgement reads them
+    for module in (adjudicate, band, judged, weighing):  # wherever the judgement reads them
         if hasattr(module, "point_owners"):
             monkeypatch.setattr(module, "point_owners", counted)
     # ko.sgf: five chains the estimate leaves uncertain, so several ways and readings weighed.

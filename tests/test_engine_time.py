@@ -25,7 +25,7 @@ from sgfcheck.judge.clock import TimeSpent, allowance, bounded
 from sgfcheck.judge.katago import KataGo, KataGoSetup
 from sgfcheck.limits import DEFAULT_LIMITS, parse_spec
 from sgfcheck.replay.board import Board
-from sgfcheck.scoring.result_check import CheckStatus
+from sgfcheck.verdict.decide import CheckStatus
 
 LETTERS = "abcdefghijklmnopqrs"
 

@@ -7,6 +7,8 @@ from dataclasses import replace
 from conftest import FIXTURES
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.count import count
+from sgfcheck.counting.ways import other_ways
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
 from sgfcheck.judge.playout import Playouts
@@ -18,11 +20,9 @@ from sgfcheck.replay.board import Board
 from sgfcheck.replay.replay import replay
 from sgfcheck.rules.presets import JAPANESE
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.count import count
-from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, check_result
-from sgfcheck.scoring.ways import other_ways
 from sgfcheck.status import Source, Status
+from sgfcheck.verdict.decide import AS_JUDGED, Outcome, check_result
+from sgfcheck.verdict.readings import Reading
 
 ESTIMATE, UNCERTAIN = Source.ESTIMATE, Status.UNCERTAIN
 

@@ -15,8 +15,8 @@ from sgfcheck.judge.install import opencl_present
 from sgfcheck.judge.katago import KataGo, KataGoError, KataGoSetup, dead_from_ownership, find_katago
 from sgfcheck.replay.board import Board
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.result_check import Basis
 from sgfcheck.settings import Settings
+from sgfcheck.verdict.decide import Basis
 
 
 def needs_katago() -> None:

@@ -156,11 +156,12 @@ def test_the_run_header_reads_what_differs() -> None:
 
 # --- renderers render ---------------------------------------------------------------------------
 
-COMPUTING = ("sgfcheck.replay", "sgfcheck.judge", "sgfcheck.scoring")
+COMPUTING = ("sgfcheck.replay", "sgfcheck.judge", "sgfcheck.position", "sgfcheck.endgame",
+             "sgfcheck.counting", "sgfcheck.verdict", "sgfcheck.scoring")
 
 
 def test_outputs_import_no_function_of_the_computing_floors() -> None:
-    # The outputs draw the results they are given: of replay/, judge/ and scoring/ they import
+    # The outputs draw the results they are given: of the floors that compute they import
     # types (reports, boards, statuses) and data (the registry of engines' names), nothing that
     # replays, judges or counts.
     called = []

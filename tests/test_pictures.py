@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from sgfcheck import check_bytes, check_file, score_bytes, score_file
 from sgfcheck.cli.app import app
+from sgfcheck.counting.count import counted_points
 from sgfcheck.output.diagrams import illegal_move_picture, position_picture, scored_picture
 from sgfcheck.output.svg import Picture, hoshi_points, render_svg
 from sgfcheck.rules.presets import PRESETS
-from sgfcheck.scoring.count import counted_points
 from sgfcheck.settings import Settings
 
 runner = CliRunner()

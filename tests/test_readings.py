@@ -20,8 +20,8 @@ from sgfcheck.records.context import Origin
 from sgfcheck.records.record import HandicapPlacement, load_bytes
 from sgfcheck.records.servers import Server
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes, score_file
-from sgfcheck.scoring.servercount import ogs_territory
 from sgfcheck.settings import Settings
+from sgfcheck.verdict.servers import ogs_territory
 
 runner = CliRunner()
 
@@ -293,8 +293,8 @@ def test_a_servers_count_is_one_entry() -> None:
     servercount.SERVER_COUNTS, read from there alone: the pipeline names none of them."""
     from pathlib import Path
 
-    from sgfcheck.scoring.conventions import Counting
-    from sgfcheck.scoring.servercount import BY_COUNTING, SERVER_COUNTS
+    from sgfcheck.verdict.readings import Counting
+    from sgfcheck.verdict.servers import BY_COUNTING, SERVER_COUNTS
 
     assert [e.counting for e in SERVER_COUNTS] == [Counting.MARKED, Counting.OGS,
                                                    Counting.OGS_STRICT]

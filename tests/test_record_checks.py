@@ -18,8 +18,8 @@ from sgfcheck.records.context import Origin
 from sgfcheck.records.record import HandicapPlacement
 from sgfcheck.replay.check import FileReport, GameReport, check_bytes, check_file
 from sgfcheck.scoring.adjudicate import score_bytes, score_file
-from sgfcheck.scoring.result_check import CheckStatus
 from sgfcheck.settings import Settings
+from sgfcheck.verdict.decide import CheckStatus
 
 runner = CliRunner()
 

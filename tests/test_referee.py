@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 from sgfcheck import core
 from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.count import counted_points
 from sgfcheck.position.referee import referee_map, referee_map_pure
 from sgfcheck.replay.board import neighbours_for
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes, score_file
-from sgfcheck.scoring.count import counted_points
 from sgfcheck.settings import DeadStoneChoice, Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.count import count
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_bytes
@@ -20,11 +21,10 @@ from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.presets import AGA, CHINESE, JAPANESE, PRESETS
 from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.count import count
-from sgfcheck.scoring.result_check import AS_JUDGED, Outcome, ResultCheck
-from sgfcheck.scoring.result_check import check_result as weigh
 from sgfcheck.settings import Settings
 from sgfcheck.status import Source
+from sgfcheck.verdict.decide import AS_JUDGED, Outcome, ResultCheck
+from sgfcheck.verdict.decide import check_result as weigh
 
 
 def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: object):  # type: ignore[no-untyped-def]
@@ -37,7 +37,7 @@ def scores(name: str, rows: str = "chinese,japanese,aga,stone-scoring", **kw: ob
 
 def check_result(result, score, dead, final: bool, open_share: float = 0.0) -> ResultCheck:  # type: ignore[no-untyped-def]
     """The result check of one count, under the record's own reading only."""
-    from sgfcheck.scoring.conventions import Reading
+    from sgfcheck.verdict.readings import Reading
 
     return weigh(result, [Outcome(Reading(score.ruleset, True), AS_JUDGED, score)], dead, final,
                  open_share)

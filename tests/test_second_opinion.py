@@ -19,12 +19,12 @@ from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.results import parse_result
 from sgfcheck.run.batch import BatchOptions
-from sgfcheck.scoring import secondopinion
 from sgfcheck.scoring.adjudicate import score_file
-from sgfcheck.scoring.reasons import Plain
-from sgfcheck.scoring.result_check import CheckStatus, Reason, ResultCheck
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source
+from sgfcheck.verdict import secondopinion
+from sgfcheck.verdict.decide import CheckStatus, Reason, ResultCheck
+from sgfcheck.verdict.reasons import Plain
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 WEAKEST = CORPUS / "pro19" / "Pro" / "5p" / "1504273602019999733.sgf"
@@ -118,9 +118,9 @@ def test_the_second_judge_is_katago_else_gnu_go_else_none(
 def test_every_list_of_engines_is_made_from_the_registry() -> None:
     """Issue 63: adding an engine touched 11 files (three lists of names, words in three more,
     KataGo by name where a mismatch is confirmed). Every list is now made from one registry."""
+    from sgfcheck.counting.judged import _BASIS, Basis
     from sgfcheck.judge import engines, registry
     from sgfcheck.output.scores import _DECIDERS, _SOURCE_WORDS
-    from sgfcheck.scoring.verdict import _BASIS, Basis
     from sgfcheck.settings import EngineName
 
     names = [e.source.value for e in registry.ENGINES]

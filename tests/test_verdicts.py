@@ -16,9 +16,9 @@ from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.servers import Server
 from sgfcheck.scoring.adjudicate import GameScore, score_file
-from sgfcheck.scoring.reasons import Plain
-from sgfcheck.scoring.result_check import Basis, Reason, ResultCheck
 from sgfcheck.settings import Settings
+from sgfcheck.verdict.decide import Basis, Reason, ResultCheck
+from sgfcheck.verdict.reasons import Plain
 
 runner = CliRunner()
 
@@ -382,7 +382,7 @@ def test_a_record_cut_off_in_the_opening_is_not_scored(tmp_path: Path, name: str
 def test_every_verdict_says_why_with_a_stable_code() -> None:
     """Issue 49: every verdict on RE carries a reason code (``result_check.code``), the one the
     rule that decided it names, listed on the manual's findings page."""
-    from sgfcheck.scoring.result_check import REASONS
+    from sgfcheck.verdict.decide import REASONS
 
     expected = {"seki.sgf": ("match", "RES101"),  # B+3.5 counted exactly
                 "open-boundary-9x9.sgf": ("match", "RES104"),  # in the band, White's throughout

@@ -84,7 +84,7 @@ def check_status(report: FileReport) -> ExitStatus:
 
 
 def score_status(report: FileScore) -> ExitStatus:
-    from sgfcheck.scoring.reasons import CheckStatus
+    from sgfcheck.verdict.reasons import CheckStatus
 
     if report.check.unreadable:
         return ExitStatus.USAGE
@@ -126,7 +126,7 @@ def over_inputs(found: ExitStatus, readable: int, problems: int = 0) -> ExitStat
 
 
 def batch_status(summary: Summary, policy: FailPolicy) -> ExitStatus:
-    from sgfcheck.scoring.reasons import CheckStatus
+    from sgfcheck.verdict.reasons import CheckStatus
 
     if policy is FailPolicy.NEVER:
         failed = False

@@ -24,7 +24,7 @@ with the side to move taken from the record, passes allowed, two passes in a row
 
 What the line ends in is played on the board by :func:`played` (the position and the game's
 figures with the line's plays, captures and passes), which the counts
-(:mod:`sgfcheck.scoring.counts`) hold point by point against the referee's map.
+(:mod:`sgfcheck.counting.judged`) hold point by point against the referee's map.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ players' dead set: 92.1% with every uncertain chain counted alive, 95.8% counted
 ESCALATE_BELOW = 0.7
 """With an engine, the estimate's decisions less sure than this (the weaker of its two sides'
 shares) and its unsettled chains are the engine's to make (the doubtful chains of
-:mod:`sgfcheck.scoring.ways`; measured on the 896 KGS markup games: the manual's benchmarks)."""
+:mod:`sgfcheck.counting.ways`; measured on the 896 KGS markup games: the manual's benchmarks)."""
 
 
 def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,

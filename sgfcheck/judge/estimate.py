@@ -14,7 +14,7 @@ Every chain gets a status and says who decided it:
 
 Every point's ownership is kept for each side to move (+1 Black .. -1 White): an empty point both
 sides give one colour is settled; one they disagree on is open (the count's band, see
-:mod:`sgfcheck.scoring.band`).
+:mod:`sgfcheck.counting.band`).
 
 Playouts run in rounds: a first round for each side, then more while some chain is in or near the
 uncertain band (up to ``max_playouts`` for each side). Seki is recognised afterwards on the

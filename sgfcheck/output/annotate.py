@@ -27,9 +27,9 @@ from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.scores import basis_text, row_names
 from sgfcheck.points import point_to_sgf
 from sgfcheck.records.context import Origin
-from sgfcheck.scoring.conventions import Reading
 from sgfcheck.scoring.gamescore import FileScore, GameScore
-from sgfcheck.scoring.reasons import CheckStatus
+from sgfcheck.verdict.readings import Reading
+from sgfcheck.verdict.reasons import CheckStatus
 from sgfcheck.version import VERSION
 
 MARKER = f"--- sgfcheck {VERSION} ---"

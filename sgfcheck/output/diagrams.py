@@ -12,11 +12,11 @@ replays or counts: the pictures draw what they are given.
 from __future__ import annotations
 
 from sgfcheck.colour import EMPTY, Colour
+from sgfcheck.counting.count import Score
 from sgfcheck.output.svg import Picture
 from sgfcheck.records.lines import Line
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.scenes import Scene
-from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.gamescore import GameScore
 
 

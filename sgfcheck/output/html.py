@@ -11,6 +11,7 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from sgfcheck.counting.count import Score
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
@@ -26,9 +27,8 @@ from sgfcheck.output.scores import (
 from sgfcheck.output.summary import Summary
 from sgfcheck.output.svg import LEGEND_ENTRIES, STYLE, Picture, legend_entries, render_svg
 from sgfcheck.replay.check import FileReport, GameReport
-from sgfcheck.scoring.count import Score
 from sgfcheck.scoring.gamescore import FileScore, GameScore
-from sgfcheck.scoring.reasons import CheckStatus
+from sgfcheck.verdict.reasons import CheckStatus
 from sgfcheck.version import VERSION
 
 PAGE_STYLE = """

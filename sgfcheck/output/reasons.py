@@ -1,5 +1,5 @@
 """The one sentence a verdict on RE says why in (text, HTML and the JSON's ``reason``): made
-from its reason code and the facts it carries (:mod:`sgfcheck.scoring.reasons`), never written
+from its reason code and the facts it carries (:mod:`sgfcheck.verdict.reasons`), never written
 where the verdict is decided.
 """
 
@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 from sgfcheck.judge.registry import BY_NAME
 from sgfcheck.margins import band_text, margin_text
-from sgfcheck.scoring import reasons as R
+from sgfcheck.verdict import reasons as R
 
 if TYPE_CHECKING:
     from sgfcheck.endgame.finish import Finish
     from sgfcheck.scoring.gamescore import GameScore
-    from sgfcheck.scoring.verdict import ResultCheck
+    from sgfcheck.verdict.decision import ResultCheck
 
 
 def reason_of(game: GameScore) -> str:

@@ -24,6 +24,8 @@ from sgfcheck.output.reasons import sentence
 from sgfcheck.replay.check import Verdict
 
 if TYPE_CHECKING:
+    from sgfcheck.counting.band import Band
+    from sgfcheck.counting.count import Score, Side
     from sgfcheck.endgame.finish import Finish
     from sgfcheck.judge.deadstones import DeadStones
     from sgfcheck.output.summary import Summary
@@ -34,12 +36,10 @@ if TYPE_CHECKING:
     from sgfcheck.replay.board import Board
     from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
     from sgfcheck.rules.ruleset import Ruleset
-    from sgfcheck.scoring.band import Band
-    from sgfcheck.scoring.count import Score, Side
     from sgfcheck.scoring.gamescore import FileScore, GameScore
     from sgfcheck.scoring.life import ChainStatus
     from sgfcheck.scoring.lifefile import FileLife, GameLife
-    from sgfcheck.scoring.verdict import ResultCheck
+    from sgfcheck.verdict.decision import ResultCheck
 
 SCHEMA_VERSION = "2.8"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every

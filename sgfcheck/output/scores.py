@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
+from sgfcheck.counting.judged import Basis
 from sgfcheck.escaping import visible
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.registry import ENGINES
@@ -29,9 +30,9 @@ from sgfcheck.replay.board import Board
 from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
-from sgfcheck.scoring.reasons import CheckStatus, Reason, Reproduced
-from sgfcheck.scoring.verdict import Basis, ResultCheck
 from sgfcheck.status import Source, Status
+from sgfcheck.verdict.decision import ResultCheck
+from sgfcheck.verdict.reasons import CheckStatus, Reason, Reproduced
 
 # --- scores ------------------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ playouts, KataGo), such a point is:
 - **dame** when it lies between living stones of both colours;
 - **open** otherwise: who moves first decides it, or the judge cannot tell.
 
-The count's band (:mod:`sgfcheck.scoring.band`) and the solver of the last points
-(:mod:`sgfcheck.scoring.regions`) read it.
+The count's band (:mod:`sgfcheck.counting.band`) and the solver of the last points
+(:mod:`sgfcheck.endgame.regions`) read it.
 """
 
 from __future__ import annotations

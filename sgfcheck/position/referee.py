@@ -6,7 +6,7 @@ under them counts) and judges as the Japanese 1989 rules do after the players ag
 stones: a group with fewer than two eyes that is on the board at the end lives only in seki
 (Art. 7, 8: its eye points are not territory); a point a player must still fill to stay connected
 is not territory; a point both colours reach is dame. Nothing here knows a ruleset: every count
-(:mod:`sgfcheck.scoring.count`) takes from it what its rules count.
+(:mod:`sgfcheck.counting.count`) takes from it what its rules count.
 
 The analysis follows the method of lightvector's goscorer (territory scoring with seki
 detection, MIT), re-stated here over sgfcheck's flat boards:

@@ -4,7 +4,7 @@ The user's :class:`~sgfcheck.settings.Settings` and the record's own ``RU``, ``K
 handicap are resolved here, once per game, into a :class:`GameContext`. Everything after (the
 replay, the dead-stone sources and engines, the counts, the result check) takes the context;
 nothing else reads ``RU`` or ``KM`` again. The one other komi a count is made with is a reading
-of :mod:`sgfcheck.scoring.conventions` (a server's convention the record's source allows), which
+of :mod:`sgfcheck.verdict.readings` (a server's convention the record's source allows), which
 the result check weighs beside the context's and names, with its finding, when it rests on it.
 
 Origins are an enum (:class:`Origin`): the user's option, the record, a server convention, or a

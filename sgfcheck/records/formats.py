@@ -5,7 +5,7 @@ writes one SGF game tree with the facts the format holds: board size, players an
 komi, handicap, result and the moves. What the format does not say is not made up: each assumption
 (handicap stones on the server's standard points, a result without a margin, a komi that is written
 as a whole number) is a finding, and the komi is written as the file has it (the result check
-weighs a whole-number komi against a half-point result, :mod:`sgfcheck.scoring.conventions`).
+weighs a whole-number komi against a half-point result, :mod:`sgfcheck.verdict.readings`).
 
 Facts about the formats (line layouts, result codes, coordinates) were checked against the
 readers of Sabaki and KaTrain and their sample files (the manual's page on record formats).

@@ -9,7 +9,7 @@ Only what the evidence shows is named; everything else is :attr:`Server.UNKNOWN`
   and ``RU[Japanese]`` on games played under Chinese rules.
 - OGS (online-go.com): ``PC[OGS: https://online-go.com/game/N]``, as its SGF export writes the
   place; its scorer counted every empty region bordered by one colour before 2024-06-08
-  (:mod:`sgfcheck.scoring.servercount`).
+  (:mod:`sgfcheck.verdict.servers`).
 """
 
 from __future__ import annotations

@@ -76,8 +76,8 @@ from sgfcheck.run.reportfile import ReportKind, ReportSink, Row, written_key
 from sgfcheck.run.symmetry import sequence_key
 from sgfcheck.scoring.adjudicate import GameScore, checked_file, scored_games
 from sgfcheck.scoring.gamescore import FileScore
-from sgfcheck.scoring.reasons import CheckStatus
 from sgfcheck.settings import DeadStoneChoice, Settings
+from sgfcheck.verdict.reasons import CheckStatus
 
 
 @dataclass(frozen=True)

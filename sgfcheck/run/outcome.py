@@ -18,7 +18,7 @@ from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import ProblemGame
 from sgfcheck.records.items import InputProblem, WorkItem
 from sgfcheck.run.reportfile import ReportKind, Row
-from sgfcheck.scoring.reasons import CheckStatus
+from sgfcheck.verdict.reasons import CheckStatus
 
 
 @dataclass
@@ -30,7 +30,7 @@ class GameFacts:
     """The rule each illegal move breaks."""
     result_status: CheckStatus
     basis: str | None
-    """What the result check rests on (:class:`sgfcheck.scoring.result_check.Basis`)."""
+    """What the result check rests on (:class:`sgfcheck.verdict.decide.Basis`)."""
     has_error: bool
     sequence: bytes | None
     label: str

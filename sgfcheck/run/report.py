@@ -21,6 +21,7 @@ from itertools import takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from sgfcheck.counting.judged import Basis
 from sgfcheck.output.summary import Summary
 from sgfcheck.records.inputs import iter_inputs
 from sgfcheck.run.batch import BatchOptions, Problems, run_batch
@@ -45,9 +46,8 @@ from sgfcheck.run.reportfile import (
     read_done,
     written_key,
 )
-from sgfcheck.scoring.reasons import CheckStatus
-from sgfcheck.scoring.verdict import Basis
 from sgfcheck.settings import DeadStoneChoice
+from sgfcheck.verdict.reasons import CheckStatus
 
 if TYPE_CHECKING:
     from sgfcheck.run.batch import Runner

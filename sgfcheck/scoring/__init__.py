@@ -1,2 +1,3 @@
-"""Scoring: the final position analysed, counted under each ruleset, the counts compared, and
-the recorded result checked (the library behind ``sgfcheck score`` and ``sgfcheck life``)."""
+"""Scoring: one way through a file, its games judged, counted and weighed in order (the library
+behind ``sgfcheck score`` and ``sgfcheck life``), a game's judgement as one value, and every
+chain's life."""

@@ -4,8 +4,8 @@ whether the recorded result is right (the library behind ``sgfcheck score`` and
 
 For each game: replay to the position asked for, find its dead stones
 (:mod:`sgfcheck.judge.deadstones`), analyse it once (:mod:`sgfcheck.position.analysis`), count it
-under the game's own ruleset and the rows asked for (:mod:`sgfcheck.scoring.count`), explain the
-differences (:mod:`sgfcheck.scoring.explain`) and check RE (:mod:`sgfcheck.scoring.result_check`).
+under the game's own ruleset and the rows asked for (:mod:`sgfcheck.counting.count`), explain the
+differences (:mod:`sgfcheck.counting.explain`) and check RE (:mod:`sgfcheck.verdict.decide`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgfcheck import findings as F
+from sgfcheck.counting.explain import explain
+from sgfcheck.counting.judged import Counts, Judgement, Worked, row_bands, unsettled_ways
 from sgfcheck.endgame.finish import objective_of
 from sgfcheck.endgame.stage import play_out, solving
 from sgfcheck.findings import Finding
@@ -25,11 +27,13 @@ from sgfcheck.judge.registry import FAILURES, shown_name
 from sgfcheck.position.analysis import analyse
 from sgfcheck.position.owners import point_owners
 from sgfcheck.records.context import record_doubts
+from sgfcheck.records.lines import Line
 from sgfcheck.records.record import (
     LoadedFile,
     load_bytes,
     load_file,
 )
+from sgfcheck.records.results import Result
 from sgfcheck.replay.check import (
     FileReport,
     GameReport,
@@ -38,41 +42,40 @@ from sgfcheck.replay.check import (
 from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
-from sgfcheck.scoring.conventions import readings
-from sgfcheck.scoring.counts import Counts
-from sgfcheck.scoring.explain import explain
-from sgfcheck.scoring.gamescore import (
-    Asked,
-    FileScore,
-    GameScore,
-    Judgement,
-    Weighing,
-    Worked,
-)
-from sgfcheck.scoring.result_check import CheckStatus, ResultCheck, basis_of
-from sgfcheck.scoring.secondopinion import combined as second_opinion
-from sgfcheck.scoring.secondopinion import second_judge
-from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
-from sgfcheck.scoring.weighing import Scoring, counted_rows, row_bands, unsettled_ways, verdict_of
+from sgfcheck.scoring.gamescore import FileScore, GameScore
 from sgfcheck.settings import EngineName, Settings
+from sgfcheck.verdict.decide import CheckStatus, ResultCheck
+from sgfcheck.verdict.decision import Asked, Weighing
+from sgfcheck.verdict.readings import readings
+from sgfcheck.verdict.secondopinion import combined as second_opinion
+from sgfcheck.verdict.secondopinion import second_judge
+from sgfcheck.verdict.secondopinion import wanted as second_opinion_wanted
+from sgfcheck.verdict.weighing import (
+    Scoring,
+    counted_rows,
+    weigh_all,
+    weigh_result,
+)
 
 DEFAULT_ROWS = ("tromp-taylor", "chinese", "japanese", "aga", "stone-scoring")
 
 
-@dataclass
-class Judged:
-    """A game's position and its dead stones, or why there is none to judge."""
+@dataclass(frozen=True)
+class Found:
+    """What :func:`judge_position` found: the line of play, the position it was replayed to and
+    its dead stones, or why there is none to judge."""
 
+    line: Line | None = None
     replay: Replay | None = None
     dead: DeadStones | None = None
     error: str | None = None
 
 
-def judge_position(report: GameReport, settings: Settings) -> Judged:
+def judge_position(report: GameReport, settings: Settings) -> Found:
     """Replay to the position asked for and find its dead stones."""
     game = report.game
     if not game.playable or report.context is None:
-        return Judged(error="not a playable game")
+        return Found(error="not a playable game")
     line = report.line if report.line is not None else game.main_line()
     if settings.move is None and report.replay is not None:
         rep = report.replay  # the check already replayed this line under these rules
@@ -83,8 +86,8 @@ def judge_position(report: GameReport, settings: Settings) -> Judged:
     try:
         dead = find_dead_stones(game, line, rep.board, report.context, sources)
     except ValueError as exc:
-        return Judged(error=str(exc))
-    return Judged(rep, dead)
+        return Found(line, error=str(exc))
+    return Found(line, rep, dead)
 
 
 def _rows(own: Ruleset, settings: Settings, komi: float) -> list[Ruleset]:
@@ -116,7 +119,7 @@ def score_game(report: GameReport, settings: Settings, compare: bool = True) -> 
 
 def _confirmed(game: GameScore, report: GameReport, settings: Settings,
                compare: bool = True) -> GameScore:
-    """A second opinion (:mod:`sgfcheck.scoring.secondopinion`): with ``--engine auto`` and
+    """A second opinion (:mod:`sgfcheck.verdict.secondopinion`): with ``--engine auto`` and
     KataGo installed, a verdict on the estimate's dead stones that is a mismatch, or stays open
     because of the estimate's judgement, is put to KataGo: the game is counted again on its dead
     stones and ownership, and the two verdicts make the answer, saying why KataGo was asked and
@@ -173,20 +176,21 @@ def _answered(game: GameScore, dead: DeadStones, verdict: ResultCheck | None = N
 def _score_game(report: GameReport, settings: Settings, compare: bool = True) -> GameScore:
     game = report.game
     judged = judge_position(report, settings)
-    if judged.replay is None or judged.dead is None or report.context is None:
+    if (judged.line is None or judged.replay is None or judged.dead is None
+            or report.context is None):
         return GameScore(report, error=judged.error)
-    rep, dead = judged.replay, judged.dead
+    line, rep, dead = judged.line, judged.replay, judged.dead
     context = report.context
     own = context.ruleset
     position = analyse(rep.board, dead.points)
     final = rep.ended_by_passes is not None and settings.move is None
     judgement = Judgement(dead, position, final, rep.moves)
-    banded = not (basis_of(dead, final).firm or (dead.assumed and not final))
-    line = report.line if report.line is not None else game.main_line()
+    banded = not (judgement.basis.firm or (dead.assumed and not final))
     fixed = settings.user_rules or settings.move is not None
+    read = tuple(readings(game, context, report.result, fixed=fixed))
     doubts, conventions = record_doubts(game, context)
-    asked = Asked(readings=tuple(readings(game, context, report.result, fixed=fixed)),
-                  readings_fixed=fixed, doubts=tuple(doubts), conventions=tuple(conventions),
+    asked = Asked(readings=read, readings_fixed=fixed, doubts=tuple(doubts),
+                  conventions=tuple(conventions),
                   komi_unknown=(None if context.komi_known else
                                 context.komi_detail.removesuffix("; counted without komi")))
     rows = _rows(own, settings, context.komi) if compare else [own]
@@ -200,10 +204,20 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     explanations = [line for other in scores[1:]
                     for line in explain(scores[0], other, rep, position, rep.setup_stones)]
     bands = row_bands(counts, worked.ways, scores)
-    weighed = verdict_of(Scoring(report, judgement, counts, worked, rep), asked, scores[0],
+    weighed = weigh_result(Scoring(report, judgement, counts, worked, rep), asked, scores[0],
                        bands[0])
     table = counted_rows(scores, bands, explanations, counts.finishes, weighed)
     return GameScore(report, judgement, table, weighed, worked=worked)
+
+
+def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
+    """The full result check of a scored game: every reading, every way its doubtful chains
+    may go. ``result`` may differ from the record's (a benchmark checks falsified results on
+    the same position). Nothing of ``game`` is changed."""
+    counts = game.worked.counts
+    assert game.judged is not None and counts is not None and game.scores
+    scoring = Scoring(game.check, game.judged, counts, game.worked, rep)
+    return weigh_all(scoring, game.weighing.asked, game.scores[0].ruleset, result)[0]
 
 
 def score_file(path: str | Path, settings: Settings | None = None) -> FileScore:

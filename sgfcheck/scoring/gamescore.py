@@ -12,92 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.band import Band
+from sgfcheck.counting.count import CountedPoints, Score, counted_points
+from sgfcheck.counting.judged import Judgement, Rows, Worked
 from sgfcheck.endgame.finish import Finish, finished_position, objective_of
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
 from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
-from sgfcheck.scoring.band import Band
-from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.count import CountedPoints, Score, counted_points
-from sgfcheck.scoring.counts import Counts, Way
 from sgfcheck.scoring.life import mutual_seki
-from sgfcheck.scoring.verdict import Outcome, ResultCheck
-
-
-@dataclass(frozen=True)
-class Worked:
-    """What the verdict was weighed on, kept for a second weighing of the same position (a
-    benchmark's falsified result): the positions of the ways the unsettled chains may go and
-    the counts of the position as judged; both made by ``score_game`` before the verdict."""
-
-    ways: tuple[Way, ...] = ()
-    """The positions of the ways the unsettled chains may go."""
-    counts: Counts | None = None
-    """The counts of the position as judged (each ruleset's solved line, worked out once)."""
-
-
-@dataclass(frozen=True)
-class Judgement:
-    """The position a game's count stands on: its dead stones, the position analysed once for
-    every ruleset, whether the game ended by two passes, and after which move."""
-
-    dead: DeadStones
-    position: Position
-    final: bool = False
-    """The scored position is the end of a game that ended by two passes."""
-    scored_move: int = 0
-
-
-@dataclass(frozen=True)
-class Rows:
-    """The table of counts: one row a ruleset (the game's own first), each row's band, why the
-    rows differ, the row the verdict rests on, and the solved lines behind solved rows."""
-
-    scores: list[Score] = field(default_factory=list)
-    bands: list[Band | None] = field(default_factory=list)
-    """Each row's band (on a judgement of the position: the estimate, an engine, a game not
-    ended by two passes), aligned with ``scores``; None on a firm basis."""
-    explanations: list[str] = field(default_factory=list)
-    reading_row: int = 0
-    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
-    reading none of the asked rows counts: a komi or a counting a convention reads)."""
-    added_reading: str | None = None
-    """The short name of the row added for the verdict's reading (the last row), if one was:
-    ``japanese, komi 6.5``, ``japanese, OGS``."""
-    finishes: tuple[Finish, ...] = ()
-    """The last open points played out (one solved line for each objective the rows and
-    readings asked: area, territory), or why not."""
-
-
-@dataclass(frozen=True)
-class Asked:
-    """What the verdict on RE is asked to weigh: the readings of the record, and what a count
-    of it assumes about the record or reads from its source."""
-
-    readings: tuple[Reading, ...] = ()
-    """The record's own reading and those its convention allows (a server's own count is
-    added when the result check weighs them all)."""
-    readings_fixed: bool = False
-    """The user chose the rules, the komi or the move: the record's own reading only."""
-    doubts: tuple[Finding, ...] = ()
-    """What the count assumes about the record itself (``RES008``)."""
-    conventions: tuple[Finding, ...] = ()
-    """What the count reads from the record's source's conventions, cited (``RES010``)."""
-    komi_unknown: str | None = None
-    """Why the record's komi is unknown (the counts are made without komi), if it is."""
-
-
-@dataclass(frozen=True)
-class Weighing:
-    """The verdict on RE and what it weighed: what it was asked, and the counts of each reading
-    and way."""
-
-    result_check: ResultCheck | None = None
-    asked: Asked = field(default_factory=Asked)
-    outcomes: tuple[Outcome, ...] = ()
-    """The counts the result check weighed: each reading, each way the doubtful chains go
-    (empty when the own reading as judged gave the result at once)."""
+from sgfcheck.verdict.decision import Outcome, ResultCheck, Weighing
+from sgfcheck.verdict.readings import Reading
 
 
 @dataclass(frozen=True)

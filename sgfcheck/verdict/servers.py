@@ -2,7 +2,7 @@
 for the readings that a record naming that server allows. Each such count is one
 :class:`ServerCount` entry of :data:`SERVER_COUNTS` (when a record allows it, the territory it
 counts, its words and its cited note): a new one is its entry here and its :class:`Counting`
-member (:mod:`sgfcheck.scoring.conventions`).
+member (:mod:`sgfcheck.verdict.readings`).
 
 **The record's own territory marks (TB/TW)**, counted as they stand, as the server that wrote
 them counts: read where they part from the referee's map.
@@ -27,14 +27,14 @@ from dataclasses import dataclass, replace
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.counting.explain import marks_against_referee
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
 from sgfcheck.records.record import GameRecord
 from sgfcheck.records.servers import Server
 from sgfcheck.rules.ruleset import Ruleset, Scoring
-from sgfcheck.scoring.conventions import OGS_GOSCORER_SINCE, Counting, Reading
-from sgfcheck.scoring.explain import marks_against_referee
+from sgfcheck.verdict.readings import OGS_GOSCORER_SINCE, Counting, Reading
 
 Territory = dict[Colour, set[int]]
 

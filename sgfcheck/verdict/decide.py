@@ -1,17 +1,17 @@
 """The result check: is the recorded result (RE) what the count gives under the game's rules?
 
 The verdict is one of four :class:`CheckStatus` values, given by its reason (a stable code, with
-the facts it rests on: :mod:`sgfcheck.scoring.reasons`), the :class:`Basis` it rests on (what the
+the facts it rests on: :mod:`sgfcheck.verdict.reasons`), the :class:`Basis` it rests on (what the
 dead stones and the count come from) and the assumptions it needed, each a finding with a code:
 
 - ``match``: the count gives the recorded result: the margin exactly; or, where the count rests on
   a judgement of the position (an unfinished game, dead stones estimated or from an engine), the
-  recorded result lies in the count's band (:mod:`sgfcheck.scoring.band`: open points and
+  recorded result lies in the count's band (:mod:`sgfcheck.counting.band`: open points and
   unsettled chains each way) and every count in the band gives RE's winner (a count equal to
   RE inside a band either colour may win confirms nothing), ``RES005``; where RE names only the
   winner (``RES004``), the winner.
   A match under a reading other than the record's own (``RES002`` komi, ``RES003`` rules, see
-  :mod:`sgfcheck.scoring.conventions`) names it.
+  :mod:`sgfcheck.verdict.readings`) names it.
 - ``mismatch``: a claim that the record is wrong. On a firm basis (the players' markup, the user's
   dead stones, a finished game counted as it stands) the exact margin disagrees under every reading;
   on a judgement of the position, the recorded result lies outside the band under every reading
@@ -39,12 +39,27 @@ from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
+from sgfcheck.counting.count import Score
+from sgfcheck.counting.judged import Basis, basis_of, least_confidence
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.bandcheck import Banded, bands, check_bands
-from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.reasons import (
+from sgfcheck.verdict.banded import Banded, bands, check_bands
+from sgfcheck.verdict.decision import (
+    AS_JUDGED,
+    FAR_FROM_END,
+    NOT_PLAYED_OUT,
+    UNFINISHED_SLACK,
+    Decision,
+    Outcome,
+    ResultCheck,
+    colour_number,
+    matched,
+    recorded_margin,
+    recorded_winner,
+    where,
+)
+from sgfcheck.verdict.reasons import (
     REASONS,
     AsCounted,
     BandMatch,
@@ -63,23 +78,6 @@ from sgfcheck.scoring.reasons import (
     Reproduced,
     UndecidedChains,
     named,
-)
-from sgfcheck.scoring.verdict import (
-    AS_JUDGED,
-    FAR_FROM_END,
-    NOT_PLAYED_OUT,
-    UNFINISHED_SLACK,
-    Basis,
-    Decision,
-    Outcome,
-    ResultCheck,
-    basis_of,
-    colour_number,
-    least_confidence,
-    matched,
-    recorded_margin,
-    recorded_winner,
-    where,
 )
 
 NEAR = 0.5
@@ -107,13 +105,14 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     komi is unknown (the counts were made without komi): the verdict says what komi RE would
     need. ``name``: a point's name, for the open points of a band in an assumption's words."""
     winner_only = result.kind is ResultKind.WIN
+    basis = basis_of(dead, final)
     first: list[Finding] = []
     decision = _not_counted(result, outcomes, dead, final, komi_unknown)
     if decision is None:
         if winner_only:
             first.append(Finding(F.RES_WINNER_ONLY, f"RE[{result.raw}] names the winner "
                                  "without a margin: the winner alone is checked"))
-        decision = _decided(result, outcomes, dead, final, open_share, name or str)
+        decision = _decided(result, outcomes, dead, final, basis, open_share, name or str)
     assumptions = [*first, *decision.assumptions]
     if decision.status is not CheckStatus.NOT_SCORED:
         assumptions.extend(r for r in rests_on if r not in assumptions)
@@ -130,8 +129,7 @@ def check_result(result: Result, outcomes: list[Outcome], dead: DeadStones,
     return ResultCheck(decision.code, decision.facts, decision.computed, decision.under,
                        decision.label, decision.delta, decision.band, decision.finish,
                        decision.reproduced, tuple(assumptions), recorded=result.raw,
-                       basis=basis_of(dead, final), finished=final,
-                       least_confidence=least_confidence(dead))
+                       basis=basis, finished=final, least_confidence=least_confidence(dead))
 
 
 @dataclass(frozen=True)
@@ -173,12 +171,12 @@ class _Asked:
 
 
 def _decided(result: Result, outcomes: list[Outcome], dead: DeadStones, final: bool,
-             open_share: float, name: Callable[[int], str]) -> Decision:
+             basis: Basis, open_share: float, name: Callable[[int], str]) -> Decision:
     """The verdict of the counts: the rules below, tried in order."""
     possible = [o for o in outcomes if o.reading.possible]
     asked = _Asked(result, outcomes, possible,
                    None if result.kind is ResultKind.WIN else recorded_margin(result),
-                   recorded_winner(result), final, basis_of(dead, final), dead.assumed,
+                   recorded_winner(result), final, basis, dead.assumed,
                    open_share, name)
     solved = _solved_verdict(asked)
     if solved is not None:
@@ -263,7 +261,7 @@ def _far_from_end(asked: _Asked) -> Decision:
 
 
 def _on_bands(asked: _Asked, banded: Banded) -> Decision:
-    """The verdict of the bands (:mod:`sgfcheck.scoring.bandcheck`); a band match whose solved
+    """The verdict of the bands (:mod:`sgfcheck.verdict.banded`); a band match whose solved
     count is not RE says so."""
     checked = check_bands(asked.result, banded, asked.recorded, asked.wanted, asked.why,
                           asked.final, asked.name)

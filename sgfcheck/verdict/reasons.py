@@ -1,7 +1,7 @@
 """Why a verdict on RE is what it is, as values: the four statuses, the stable reason codes
 (``RES101``-``RES143``, each giving one status), and the facts each reason carries: the counts,
 readings, bands and solved lines it rests on, as numbers and names, never sentences. The rules
-that decide are in :mod:`sgfcheck.scoring.result_check` and :mod:`sgfcheck.scoring.bandcheck`;
+that decide are in :mod:`sgfcheck.verdict.decide` and :mod:`sgfcheck.verdict.banded`;
 the one sentence a reason and its facts make is :mod:`sgfcheck.output.reasons`' to write, for
 text, HTML and JSON alike.
 """

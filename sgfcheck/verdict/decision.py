@@ -1,26 +1,25 @@
 """The verdict on a recorded result, as values: its reason (a stable code that gives its
-status, :mod:`sgfcheck.scoring.reasons`) with the facts it rests on, the basis (where the dead
+status, :mod:`sgfcheck.verdict.reasons`) with the facts it rests on, the basis (where the dead
 stones come from), the counts it weighed (:class:`Outcome`), and what one rule decided
-(:class:`Decision`) before :func:`~sgfcheck.scoring.result_check.check_result` makes the
-:class:`ResultCheck`. The rules that decide are in :mod:`sgfcheck.scoring.result_check` (and, for
-a count read as a band, :mod:`sgfcheck.scoring.bandcheck`); no sentence is written here.
+(:class:`Decision`) before :func:`~sgfcheck.verdict.decide.check_result` makes the
+:class:`ResultCheck`. The rules that decide are in :mod:`sgfcheck.verdict.decide` (and, for
+a count read as a band, :mod:`sgfcheck.verdict.banded`); no sentence is written here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
+from sgfcheck.counting.band import Band
+from sgfcheck.counting.count import Score
+from sgfcheck.counting.judged import Basis
 from sgfcheck.endgame.finish import Finish
 from sgfcheck.findings import Finding
-from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.band import Band
-from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.reasons import (
+from sgfcheck.verdict.readings import Reading
+from sgfcheck.verdict.reasons import (
     AS_JUDGED,
     CheckStatus,
     Facts,
@@ -29,7 +28,6 @@ from sgfcheck.scoring.reasons import (
     Reproduced,
     Second,
 )
-from sgfcheck.status import Source, Status, StrEnum
 
 UNFINISHED_SLACK = 2.0
 """A result this close to the band of a game that did not end with two passes is not called a
@@ -43,49 +41,6 @@ FAR_FROM_END = 1 / 6
 regions still open to both colours, is far from finished. On 2,471 professional Fox games
 measured, 93% of the games with a margin in RE stop with at most 45 of 361 points open, while
 83 of 87 sampled games whose RE names only the winner (median 153 moves) stop with more than 60."""
-
-
-class Basis(StrEnum):
-    """What a result check rests on: where the dead stones come from, and so how firm the count
-    is."""
-
-    MARKUP = "markup"
-    """The players' agreement (TB/TW on the final node)."""
-    USER = "user"
-    """The user's dead stones (``--dead``, ``--alive``)."""
-    FINISHED = "finished"
-    """A game ended by two passes, counted as it stands (only stones proven dead removed)."""
-    ENGINE = "engine"
-    """An engine's judgement (GNU Go, KataGo)."""
-    ESTIMATE = "estimate"
-    """sgfcheck's estimate (proofs, then playouts)."""
-    PROOF = "proof"
-    """Only stones proven dead removed, in a game that did not end by two passes."""
-
-    @property
-    def firm(self) -> bool:
-        return self in (Basis.MARKUP, Basis.USER, Basis.FINISHED)
-
-
-_BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
-          Source.USER_ALIVE: Basis.USER, Source.ESTIMATE: Basis.ESTIMATE,
-          **{source: Basis.ENGINE for source in ENGINE_SOURCES}}
-
-
-def basis_of(dead: DeadStones, final: bool) -> Basis:
-    found = _BASIS.get(dead.source)
-    if found is not None:
-        return found
-    return Basis.FINISHED if final else Basis.PROOF
-
-
-def least_confidence(dead: DeadStones) -> float | None:
-    """The estimate's least sure decision (uncertain chains excluded), if any."""
-    if dead.judgement is None:
-        return None
-    decided = [c.confidence for c in dead.judgement.chains
-               if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
-    return min(decided) if decided else None
 
 
 @dataclass(frozen=True)
@@ -129,7 +84,7 @@ class Decision:
 class ResultCheck(Decision):
     """The verdict on RE: the decision, with RE as written, the basis it rests on, whether the
     game ended by two passes, the estimate's least sure decision and every assumption; built
-    once by :func:`~sgfcheck.scoring.result_check.check_result` and never changed after (a
+    once by :func:`~sgfcheck.verdict.decide.check_result` and never changed after (a
     second opinion makes a new one)."""
 
     recorded: str | None = None
@@ -211,3 +166,33 @@ def side_to_move(assumed: str) -> Finding:
     """``RES011``: the solved count starts from a side to move a record without passes
     implies."""
     return Finding(F.RES_TO_MOVE_ASSUMED, f"the last points were played out with {assumed}")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the verdict on RE is asked to weigh: the readings of the record, and what a count
+    of it assumes about the record or reads from its source."""
+
+    readings: tuple[Reading, ...] = ()
+    """The record's own reading and those its convention allows (a server's own count is
+    added when the result check weighs them all)."""
+    readings_fixed: bool = False
+    """The user chose the rules, the komi or the move: the record's own reading only."""
+    doubts: tuple[Finding, ...] = ()
+    """What the count assumes about the record itself (``RES008``)."""
+    conventions: tuple[Finding, ...] = ()
+    """What the count reads from the record's source's conventions, cited (``RES010``)."""
+    komi_unknown: str | None = None
+    """Why the record's komi is unknown (the counts are made without komi), if it is."""
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """The verdict on RE and what it weighed: what it was asked, and the counts of each reading
+    and way."""
+
+    result_check: ResultCheck | None = None
+    asked: Asked = field(default_factory=Asked)
+    outcomes: tuple[Outcome, ...] = ()
+    """The counts the result check weighed: each reading, each way the doubtful chains go
+    (empty when the own reading as judged gave the result at once)."""

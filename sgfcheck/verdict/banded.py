@@ -1,9 +1,9 @@
-"""The verdict of a count read as a band (:mod:`sgfcheck.scoring.band`): a game that did not end
+"""The verdict of a count read as a band (:mod:`sgfcheck.counting.band`): a game that did not end
 with two passes, or dead stones judged, not agreed. A result with a margin is matched inside the
 band of the unsettled chains when the band gives its winner throughout (and so does the wide band,
 where the estimate's less sure decisions turn too); a winner alone where every reading's wide band
 gives it. Outside the bands: too close to call, a margin the stopped record may owe to a count it
-does not hold, or a mismatch (see :mod:`sgfcheck.scoring.result_check` for the whole rule).
+does not hold, or a mismatch (see :mod:`sgfcheck.verdict.decide` for the whole rule).
 """
 
 from __future__ import annotations
@@ -13,12 +13,20 @@ from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
+from sgfcheck.counting.band import Band, union
+from sgfcheck.counting.ways import way_chains
 from sgfcheck.findings import Finding
 from sgfcheck.margins import band_text, margin_text
 from sgfcheck.records.results import Result
-from sgfcheck.scoring.band import Band, union
-from sgfcheck.scoring.conventions import Reading
-from sgfcheck.scoring.reasons import (
+from sgfcheck.verdict.decision import (
+    AS_JUDGED,
+    UNFINISHED_SLACK,
+    Decision,
+    Outcome,
+    colour_number,
+)
+from sgfcheck.verdict.readings import Reading
+from sgfcheck.verdict.reasons import (
     BandMatch,
     BandUndecided,
     Facts,
@@ -28,14 +36,6 @@ from sgfcheck.scoring.reasons import (
     Reproduced,
     named,
 )
-from sgfcheck.scoring.verdict import (
-    AS_JUDGED,
-    UNFINISHED_SLACK,
-    Decision,
-    Outcome,
-    colour_number,
-)
-from sgfcheck.scoring.ways import way_chains
 
 Banded = dict[str, tuple[Reading, Band, Band]]
 """Each reading's label -> (the reading, its band over the unsettled chains, its wide band)."""

@@ -21,10 +21,10 @@ from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.engines import installed
 from sgfcheck.judge.registry import ENGINES
 from sgfcheck.records.results import Result, ResultKind
-from sgfcheck.scoring.reasons import Answer, CheckStatus, Reason, Second
-from sgfcheck.scoring.verdict import ResultCheck
 from sgfcheck.settings import DeadStoneChoice
 from sgfcheck.status import Source
+from sgfcheck.verdict.decision import ResultCheck
+from sgfcheck.verdict.reasons import Answer, CheckStatus, Reason, Second
 
 OPEN_ON_THE_JUDGEMENT = frozenset({Reason.FAR_FROM_END, Reason.UNDECIDED_CHAINS,
                                    Reason.NOT_FIRM, Reason.IN_BAND_NOT_SOLVED,

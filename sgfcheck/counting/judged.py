@@ -15,8 +15,8 @@ engine, proofs alone), a row's count is:
   not enclosed is nobody's).
 
 Its **band** is the least and the greatest margin the open points and unsettled chains allow
-(:mod:`sgfcheck.scoring.band`), and always holds the row's count (a solved count the band's rule
-of thumb did not reach widens it). The result check (:mod:`sgfcheck.scoring.result_check`)
+(:mod:`sgfcheck.counting.band`), and always holds the row's count (a solved count the band's rule
+of thumb did not reach widens it). The result check (:mod:`sgfcheck.verdict.decide`)
 reads both.
 """
 
@@ -26,15 +26,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from sgfcheck.colour import EMPTY, Colour
+from sgfcheck.counting.band import Band, band_of, holding, union
+from sgfcheck.counting.count import CountedPoints, Score, count, counted_points
+from sgfcheck.counting.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.endgame.finish import Finish, objective_of, played
 from sgfcheck.endgame.stage import Endgame
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.position.analysis import Position
-from sgfcheck.position.owners import PointOwners
+from sgfcheck.judge.registry import ENGINE_SOURCES
+from sgfcheck.position.analysis import Position, analyse
+from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
-from sgfcheck.scoring.band import Band, band_of, holding, union
-from sgfcheck.scoring.count import CountedPoints, Score, count, counted_points
+from sgfcheck.status import Source, Status, StrEnum
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,7 @@ class Finished:
 def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: Ruleset,
                    handicap: int) -> Finished:
     """``ruleset``'s count of the position ``finished``'s line ends in (every count's way:
-    :func:`sgfcheck.scoring.count.count` on the board after the line, its captures among the
+    :func:`sgfcheck.counting.count.count` on the board after the line, its captures among the
     prisoners, its plays and passes among the game's), held point by point against the
     referee's map: every point outside the search counted as it was before the line, every
     point inside as the search counted it."""
@@ -207,3 +210,149 @@ def _verdict(counted: CountedPoints, p: int) -> tuple[int, bool, bool]:
     """What the referee's count makes of an empty point: its territory's colour (0: none), in
     seki, to fill."""
     return int(counted.territory.get(p, 0)), p in counted.seki, p in counted.fill
+
+
+@dataclass(frozen=True)
+class Worked:
+    """What the verdict was weighed on, kept for a second weighing of the same position (a
+    benchmark's falsified result): the positions of the ways the unsettled chains may go and
+    the counts of the position as judged; both made by ``score_game`` before the verdict."""
+
+    ways: tuple[Way, ...] = ()
+    """The positions of the ways the unsettled chains may go."""
+    counts: Counts | None = None
+    """The counts of the position as judged (each ruleset's solved line, worked out once)."""
+
+
+class Basis(StrEnum):
+    """What a result check rests on: where the dead stones come from, and so how firm the count
+    is."""
+
+    MARKUP = "markup"
+    """The players' agreement (TB/TW on the final node)."""
+    USER = "user"
+    """The user's dead stones (``--dead``, ``--alive``)."""
+    FINISHED = "finished"
+    """A game ended by two passes, counted as it stands (only stones proven dead removed)."""
+    ENGINE = "engine"
+    """An engine's judgement (GNU Go, KataGo)."""
+    ESTIMATE = "estimate"
+    """sgfcheck's estimate (proofs, then playouts)."""
+    PROOF = "proof"
+    """Only stones proven dead removed, in a game that did not end by two passes."""
+
+    @property
+    def firm(self) -> bool:
+        return self in (Basis.MARKUP, Basis.USER, Basis.FINISHED)
+
+
+_BASIS = {Source.MARKUP: Basis.MARKUP, Source.USER_DEAD: Basis.USER,
+          Source.USER_ALIVE: Basis.USER, Source.ESTIMATE: Basis.ESTIMATE,
+          **{source: Basis.ENGINE for source in ENGINE_SOURCES}}
+
+
+def basis_of(dead: DeadStones, final: bool) -> Basis:
+    found = _BASIS.get(dead.source)
+    if found is not None:
+        return found
+    return Basis.FINISHED if final else Basis.PROOF
+
+
+def least_confidence(dead: DeadStones) -> float | None:
+    """The estimate's least sure decision (uncertain chains excluded), if any."""
+    if dead.judgement is None:
+        return None
+    decided = [c.confidence for c in dead.judgement.chains
+               if c.source is Source.ESTIMATE and c.status is not Status.UNCERTAIN]
+    return min(decided) if decided else None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The position a game's count stands on: its dead stones, the position analysed once for
+    every ruleset, whether the game ended by two passes, and after which move."""
+
+    dead: DeadStones
+    position: Position
+    final: bool = False
+    """The scored position is the end of a game that ended by two passes."""
+    scored_move: int = 0
+
+    @property
+    def basis(self) -> Basis:
+        """What a count of it rests on."""
+        return basis_of(self.dead, self.final)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """The table of counts: one row a ruleset (the game's own first), each row's band, why the
+    rows differ, the row the verdict rests on, and the solved lines behind solved rows."""
+
+    scores: list[Score] = field(default_factory=list)
+    bands: list[Band | None] = field(default_factory=list)
+    """Each row's band (on a judgement of the position: the estimate, an engine, a game not
+    ended by two passes), aligned with ``scores``; None on a firm basis."""
+    explanations: list[str] = field(default_factory=list)
+    reading_row: int = 0
+    """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
+    reading none of the asked rows counts: a komi or a counting a convention reads)."""
+    added_reading: str | None = None
+    """The short name of the row added for the verdict's reading (the last row), if one was:
+    ``japanese, komi 6.5``, ``japanese, OGS``."""
+    finishes: tuple[Finish, ...] = ()
+    """The last open points played out (one solved line for each objective the rows and
+    readings asked: area, territory), or why not."""
+
+
+def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[Way, ...]:
+    """Every way the unsettled chains may go, its position analysed and its owners read once
+    for the rows' bands and the result check (none where no chain is unsettled)."""
+    return tuple(_way(how, analyse(rep.board, stones), dead) for how, stones in
+                 other_ways(rep.board, dead, dead.uncertain))
+
+
+def weak_ways(dead: DeadStones, rep: Replay, known: Sequence[Way]) -> tuple[Way, ...]:
+    """The ways that also turn the estimate's less sure decisions (the wide band: a mismatch
+    must lie outside it too), but for those already ``known``."""
+    seen = {way.position.dead_points for way in known}
+    return tuple(_way(how, analyse(rep.board, stones), dead) for how, stones in
+                 other_ways(rep.board, dead, doubtful_chains(dead))
+                 if frozenset(stones) not in seen)
+
+
+def _way(how: str, where: Position, dead: DeadStones) -> Way:
+    return Way(how, where, point_owners(where, dead.ownership))
+
+
+def row_bands(counts: Counts, ways: Sequence[Way], scores: list[Score]) -> list[Band | None]:
+    """Each row's band over the ways the unsettled chains may go, holding the row's count, when
+    the count rests on a judgement of the position."""
+    if not counts.banded:
+        return [None] * len(scores)
+    names = way_chains(way.how for way in ways)
+    return [counts.band(score.ruleset, ways, names) for score in scores]
+
+
+def open_share(position: Position, owners: PointOwners | None = None) -> float:
+    """The share of the board's points in empty regions open to both colours (or to none); with
+    the owners read from both sides' ownership, only the points it does not settle (their open
+    points and dame)."""
+    if owners is None:
+        return len(position.dame) / len(position.colour)
+    return (len(owners.open) + len(owners.dame)) / len(position.colour)
+
+
+def judged_open_share(counts: Counts, position: Position, dead: DeadStones,
+                      owners: PointOwners | None = None) -> float:
+    """:func:`open_share` of the position as judged: read on its owners (``owners``, else its
+    counts') where the judge gave ownership."""
+    if dead.ownership is None:
+        return open_share(position)
+    return open_share(position, owners or judged_owners(counts, position, dead))
+
+
+def judged_owners(counts: Counts, position: Position, dead: DeadStones) -> PointOwners:
+    """The owners of the position as judged: those its counts read, else worked out here."""
+    return counts.owners if counts.owners is not None else point_owners(position,
+                                                                          dead.ownership)

@@ -1,6 +1,6 @@
 """Why two rulesets' counts of one position differ, in plain words.
 
-Each :class:`sgfcheck.scoring.count.Score` splits its margin into named contributions; the
+Each :class:`sgfcheck.counting.count.Score` splits its margin into named contributions; the
 difference between two scores is told term by term, with the Go reason behind the usual ones: area
 against territory counting (dame parity: who put more stones on the board), points in seki, pass
 stones, and whether the winner flips.
@@ -9,10 +9,10 @@ stones, and whether the winner flips.
 from __future__ import annotations
 
 from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.counting.count import Score, counted_points
 from sgfcheck.position.analysis import Position
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
-from sgfcheck.scoring.count import Score, counted_points
 
 
 def explain(base: Score, other: Score, replay: Replay, position: Position,

@@ -22,7 +22,7 @@ search for a komi that fits: a falsified result must still be caught.
 - **OGS before 2024-06-08** (``PC[OGS: ...]`` and ``DT``, territory counting): OGS's scorer
   counted every empty region bordered by one colour, no point to fill deducted, eyes in seki
   counted unless the game was in strict seki mode; where that count parts from the referee's,
-  it is read too (``RES009``), both ways of seki (:mod:`sgfcheck.scoring.servercount`).
+  it is read too (``RES009``), both ways of seki (:mod:`sgfcheck.verdict.servers`).
 - **Territory marks** (TB/TW, KGS, IGS and the programs that write them): the server counted the
   territory it marked, as it stands; where a referee would not count a marked point (a false eye
   to fill, an eye of a group in seki) or would count one the marks leave out, the record's own
@@ -49,7 +49,7 @@ from sgfcheck.status import StrEnum
 
 OGS_GOSCORER_SINCE = "2024-06-08"
 """The day OGS's engine began to count with goscorer (online-go/goban ca2b00c2): records dated
-before it were counted by its regions (:mod:`sgfcheck.scoring.servercount`)."""
+before it were counted by its regions (:mod:`sgfcheck.verdict.servers`)."""
 
 
 class Counting(StrEnum):
@@ -61,7 +61,7 @@ class Counting(StrEnum):
     """The record's territory marks (TB/TW) as they stand, as the server that wrote them."""
     OGS = "ogs"
     """OGS's scorer before 2024-06-08: every empty region bordered by one colour is its
-    territory, eyes in seki included (:mod:`sgfcheck.scoring.servercount`)."""
+    territory, eyes in seki included (:mod:`sgfcheck.verdict.servers`)."""
     OGS_STRICT = "ogs-strict"
     """The same in OGS's strict seki mode: the regions its own seki test found left out."""
 

@@ -3,7 +3,7 @@
 A count is a documented function of the analysed position (:mod:`sgfcheck.position.analysis`, dead
 stones already removed) and of facts from the replay (prisoners, passes). Each :class:`Score`
 carries its margin split into named contributions, so that two rulesets' results can be compared
-term by term (:mod:`sgfcheck.scoring.explain`).
+term by term (:mod:`sgfcheck.counting.explain`).
 
 Methods:
 - area: stones on the board + empty points reached only by that colour (Tromp-Taylor, Chinese);

@@ -14,11 +14,11 @@ a band around it:
   protective move once the dame are filled, a last ko, the odd dame);
 - **open points**: every other point the count gives nobody may still go to either colour or
   stay nobody's, one point each way (a boundary not yet sealed: who moves first decides it);
-- **unsettled chains**: each way they may go is its own count (:mod:`sgfcheck.scoring.ways`); the
+- **unsettled chains**: each way they may go is its own count (:mod:`sgfcheck.counting.ways`); the
   band of a reading spans all of them (:func:`union`).
 
 The band is a claim only as good as the settled decisions it rests on (the dead stones, the
-agreed points); the result check (:mod:`sgfcheck.scoring.result_check`) reads it.
+agreed points); the result check (:mod:`sgfcheck.verdict.decide`) reads it.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sgfcheck.colour import BLACK, WHITE
+from sgfcheck.counting.count import Score
 from sgfcheck.position.owners import PointOwners
-from sgfcheck.scoring.count import Score
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def band_of(score: Score, owners: PointOwners, finished: bool = False) -> Band:
     """The band of one count (one reading, one way of the unsettled chains): its points the
     count gives nobody, settled where both sides' ownership agrees, dame between living stones
     of both colours, open otherwise (see the module's text), holding the count. A stopped
-    game's count already counts the settled points (:func:`sgfcheck.scoring.count.count`'s
+    game's count already counts the settled points (:func:`sgfcheck.counting.count.count`'s
     ``settled``); a finished one's does not (``finished``: the game ended by two passes, counted
     as it stands, no move left in hand), and its band's count with every settled decision adds
     them. ``owners``: the points of the position the count gives nobody, read from both sides

@@ -1,38 +1,42 @@
 """The verdict weighed: the record's own reading as judged first; where that does not settle
 it, every reading the record allows (its komi and rules, a server's own count) and every way the
-doubtful chains may go, each counted (:class:`~sgfcheck.scoring.counts.Counts`) and checked
-(:func:`~sgfcheck.scoring.result_check.check_result`); each row's band over the ways, and the row
+doubtful chains may go, each counted (:class:`~sgfcheck.counting.judged.Counts`) and checked
+(:func:`~sgfcheck.verdict.decide.check_result`); each row's band over the ways, and the row
 of the verdict's reading.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sgfcheck.counting.band import Band, union
+from sgfcheck.counting.count import Score
+from sgfcheck.counting.judged import (
+    Counts,
+    Judgement,
+    Rows,
+    Way,
+    Worked,
+    judged_open_share,
+    judged_owners,
+    weak_ways,
+)
+from sgfcheck.counting.ways import way_chains
 from sgfcheck.endgame.finish import Finish
-from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.position.analysis import Position, analyse
-from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.records.results import Result
 from sgfcheck.replay.check import GameReport
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
-from sgfcheck.scoring.band import Band, union
-from sgfcheck.scoring.count import Score
-from sgfcheck.scoring.counts import Counts, Way
-from sgfcheck.scoring.gamescore import Asked, GameScore, Judgement, Rows, Weighing, Worked
-from sgfcheck.scoring.result_check import (
+from sgfcheck.verdict.decide import (
     AS_JUDGED,
     CheckStatus,
     Outcome,
     Reproduced,
     ResultCheck,
-    basis_of,
     check_result,
 )
-from sgfcheck.scoring.servercount import BY_COUNTING, server_readings
-from sgfcheck.scoring.ways import doubtful_chains, other_ways, way_chains
+from sgfcheck.verdict.decision import Asked, Weighing
+from sgfcheck.verdict.servers import BY_COUNTING, server_readings
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ class Scoring:
     rep: Replay
 
 
-def verdict_of(scoring: Scoring, asked: Asked, base: Score, band: Band | None) -> Weighing:
+def weigh_result(scoring: Scoring, asked: Asked, base: Score, band: Band | None) -> Weighing:
     """The verdict on RE: the record's own reading as judged first; where that settles it (not
     a score, no dead-stone information in an unfinished game, or the margin exactly), the
     other readings and ways would not change it; else every reading and way is weighed. (A
@@ -57,14 +61,14 @@ def verdict_of(scoring: Scoring, asked: Asked, base: Score, band: Band | None) -
     own_as_judged = Outcome(asked.readings[0], AS_JUDGED, base, band,
                             finish=scoring.counts.solved_line(own))
     quick = check_result(report.result, [own_as_judged], dead, judgement.final,
-                         _open_share(scoring.counts, judgement.position, dead),
+                         judged_open_share(scoring.counts, judgement.position, dead),
                          doubts=asked.doubts, rests_on=asked.conventions,
                          komi_unknown=asked.komi_unknown)
     exact = quick.reproduced is Reproduced.MARGIN
     if (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not judgement.final)
             or (asked.readings[0].possible and quick.status is CheckStatus.MATCH and exact)):
         return Weighing(quick, asked)
-    verdict, outcomes = _weighed(scoring, asked, own, report.result)
+    verdict, outcomes = weigh_all(scoring, asked, own, report.result)
     return Weighing(verdict, asked, tuple(outcomes))
 
 
@@ -98,38 +102,7 @@ def counted_rows(scores: list[Score], bands: list[Band | None], explanations: li
                 ", ".join(name), finishes)
 
 
-def unsettled_ways(dead: DeadStones, rep: Replay) -> tuple[Way, ...]:
-    """Every way the unsettled chains may go, its position analysed and its owners read once
-    for the rows' bands and the result check (none where no chain is unsettled)."""
-    return tuple(_way(how, analyse(rep.board, stones), dead) for how, stones in
-                 other_ways(rep.board, dead, dead.uncertain))
-
-
-def _way(how: str, where: Position, dead: DeadStones) -> Way:
-    return Way(how, where, point_owners(where, dead.ownership))
-
-
-def row_bands(counts: Counts, ways: Sequence[Way], scores: list[Score]) -> list[Band | None]:
-    """Each row's band over the ways the unsettled chains may go, holding the row's count
-    (:class:`~sgfcheck.scoring.counts.Counts`), when the count rests on a judgement of the
-    position."""
-    if not counts.banded:
-        return [None] * len(scores)
-    names = way_chains(way.how for way in ways)
-    return [counts.band(score.ruleset, ways, names) for score in scores]
-
-
-def weigh(game: GameScore, rep: Replay, result: Result) -> ResultCheck:
-    """The full result check of a scored game: every reading, every way its doubtful chains
-    may go. ``result`` may differ from the record's (a benchmark checks falsified results on
-    the same position). Nothing of ``game`` is changed."""
-    counts = game.worked.counts
-    assert game.judged is not None and counts is not None and game.scores
-    scoring = Scoring(game.check, game.judged, counts, game.worked, rep)
-    return _weighed(scoring, game.weighing.asked, game.scores[0].ruleset, result)[0]
-
-
-def _weighed(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
+def weigh_all(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
              ) -> tuple[ResultCheck, list[Outcome]]:
     """The full result check and the counts it weighed (each reading, each way)."""
     judgement, rep = scoring.judgement, scoring.rep
@@ -137,16 +110,13 @@ def _weighed(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
     # The ways the unsettled chains may go (the settled band), then those that also turn the
     # estimate's less sure decisions (the wide band: a mismatch must lie outside it too).
     unsettled = scoring.worked.ways
-    known = {way.position.dead_points for way in unsettled}
-    weak = [(how, stones) for how, stones in other_ways(rep.board, dead, doubtful_chains(dead))
-            if frozenset(stones) not in known]
-    judged = Way(AS_JUDGED, position, _owners(scoring.counts, position, dead))
+    judged = Way(AS_JUDGED, position, judged_owners(scoring.counts, position, dead))
     ways = [(judged, True)] + [(way, True) for way in unsettled] + [
-        (_way(how, analyse(rep.board, stones), dead), False) for how, stones in weak]
+        (way, False) for way in weak_ways(dead, rep, unsettled)]
     readings = list(asked.readings)
     if not asked.readings_fixed:
         readings += server_readings(scoring.report.game, own, dead, position, readings)
-    banded = not basis_of(dead, judgement.final).firm
+    banded = not judgement.basis.firm
     outcomes = []
     for reading in readings:
         for way, settled in ways:
@@ -158,31 +128,7 @@ def _weighed(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
                 way.how == AS_JUDGED and server is None, banded)
             outcomes.append(Outcome(reading, way.how, score, band, settled, finish))
     return check_result(result, outcomes, dead, judgement.final,
-                        _open_share(scoring.counts, position, dead, judged.owners),
+                        judged_open_share(scoring.counts, position, dead, judged.owners),
                         doubts=asked.doubts,
                         rests_on=asked.conventions, komi_unknown=asked.komi_unknown,
                         name=rep.board.name), outcomes
-
-
-def open_share(position: Position, owners: PointOwners | None = None) -> float:
-    """The share of the board's points in empty regions open to both colours (or to none); with
-    the owners read from both sides' ownership, only the points it does not settle (their open
-    points and dame)."""
-    if owners is None:
-        return len(position.dame) / len(position.colour)
-    return (len(owners.open) + len(owners.dame)) / len(position.colour)
-
-
-def _open_share(counts: Counts, position: Position, dead: DeadStones,
-                owners: PointOwners | None = None) -> float:
-    """:func:`open_share` of the position as judged: read on its owners (``owners``, else its
-    counts') where the judge gave ownership."""
-    if dead.ownership is None:
-        return open_share(position)
-    return open_share(position, owners or _owners(counts, position, dead))
-
-
-def _owners(counts: Counts, position: Position, dead: DeadStones) -> PointOwners:
-    """The owners of the position as judged: those its counts read, else worked out here."""
-    return counts.owners if counts.owners is not None else point_owners(position,
-                                                                          dead.ownership)
