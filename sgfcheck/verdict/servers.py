@@ -22,7 +22,9 @@ referee does: nothing to read there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from sgfcheck import findings as F
@@ -30,6 +32,7 @@ from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.counting.explain import marks_against_referee
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.points import pieces
 from sgfcheck.position.analysis import Position
 from sgfcheck.records.record import GameRecord
 from sgfcheck.records.servers import Server
@@ -133,39 +136,23 @@ def ogs_territory(position: Position, strict_seki: bool) -> dict[Colour, set[int
         return {side: {p for p, owner in enumerate(position.owner)
                        if owner == side and colour[p] == EMPTY} for side in (BLACK, WHITE)}
     nbrs = position.board.neighbours
-    n = len(colour)
-    region = [-1] * n
-    regions: list[list[int]] = []
-    borders: list[int] = []
-    for start in range(n):
-        if colour[start] != EMPTY or region[start] >= 0:
-            continue
-        rid = len(regions)
-        region[start] = rid
-        points = [start]
-        touch = 0
-        i = 0
-        while i < len(points):
-            for q in nbrs[points[i]]:
-                if colour[q] == EMPTY:
-                    if region[q] < 0:
-                        region[q] = rid
-                        points.append(q)
-                else:
-                    touch |= colour[q]
-            i += 1
-        regions.append(points)
-        borders.append(touch)
+    regions = pieces(nbrs, {p for p, here in enumerate(colour) if here == EMPTY}, set())
+    borders = [_touching(points, colour, nbrs) for points in regions]
     territory: dict[Colour, set[int]] = {BLACK: set(), WHITE: set()}
-    in_seki = _regions_in_seki(position, region, regions, borders)
+    in_seki = _regions_in_seki(position, regions, borders)
     for rid, points in enumerate(regions):
         if borders[rid] in (BLACK, WHITE) and rid not in in_seki:
             territory[Colour(borders[rid])].update(points)
     return territory
 
 
-def _regions_in_seki(position: Position, region: list[int], regions: list[list[int]],
-                     borders: list[int]) -> set[int]:
+def _touching(points: set[int], colour: Sequence[int], nbrs: Sequence[tuple[int, ...]]) -> int:
+    """The colours the points' neighbours hold, as bits (1 Black, 2 White)."""
+    return functools.reduce(operator.or_, (colour[q] for p in points for q in nbrs[p]), 0)
+
+
+def _regions_in_seki(position: Position, regions: list[set[int]], borders: list[int]
+                     ) -> set[int]:
     """The territory regions OGS's strict seki mode left out: one of their bordering chains
     touches a region that is nobody's and holds a point that is not a removed stone."""
     colour = position.colour
@@ -175,24 +162,11 @@ def _regions_in_seki(position: Position, region: list[int], regions: list[list[i
                 if borders[rid] not in (BLACK, WHITE) and any(p not in dead for p in points)}
     if not blocking:
         return set()
-    chain = [-1] * len(colour)
+    region = {p: rid for rid, points in enumerate(regions) for p in points}
     out: set[int] = set()
-    for start, here in enumerate(colour):
-        if here == EMPTY or chain[start] >= 0:
-            continue
-        chain[start] = start
-        stones = [start]
-        touched: set[int] = set()
-        i = 0
-        while i < len(stones):
-            for q in nbrs[stones[i]]:
-                if colour[q] == here:
-                    if chain[q] < 0:
-                        chain[q] = start
-                        stones.append(q)
-                elif colour[q] == EMPTY:
-                    touched.add(region[q])
-            i += 1
-        if touched & blocking:
-            out.update(rid for rid in touched if borders[rid] == here)
+    for side in (BLACK, WHITE):
+        for chain in pieces(nbrs, {p for p, here in enumerate(colour) if here == side}, set()):
+            touched = {region[q] for p in chain for q in nbrs[p] if colour[q] == EMPTY}
+            if touched & blocking:
+                out.update(rid for rid in touched if borders[rid] == side)
     return out
