@@ -433,3 +433,30 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
     alone = DeadStones(set(), Source.ESTIMATE, judgement=Judgement(chains[:1], 0, 0))
     assert basis_text(rc, alone) == ("sgfcheck's estimate of the dead stones; the game ended by "
                                      "two passes")
+
+
+def test_a_verdict_is_its_reason_and_the_facts_it_rests_on() -> None:
+    """Issue 63: the verdict is data (a reason code and one frozen facts record); the sentence is
+    made from them by the outputs alone."""
+    from sgfcheck.verdict.reasons import BandMatch, NamedBand, OffBand
+
+    # Two points short of a stopped game's band (W+8.5 .. W+10.5): too close to call.
+    (game,) = score_file(FIXTURES / "unfinished-two-off.sgf",
+                         Settings(engine="none")).games  # type: ignore[arg-type]
+    rc = game.result_check
+    assert rc is not None and rc.code is Reason.JUST_OUTSIDE and rc.status == "unverifiable"
+    assert rc.facts == OffBand(-9.5, "japanese with komi 0.5", "W+11.5", 1.0,
+                               (("japanese with komi 0.5", NamedBand(-10.5, -8.5, (), ())),),
+                               slack=2.0)
+    # RE inside the band W+14.5 .. W+18.5 (C5 open), White's throughout: a match; the solved
+    # count (W+15.5) is not RE, so the winner is confirmed, not the margin.
+    (game,) = score_file(FIXTURES / "open-boundary-9x9.sgf",
+                         Settings(engine="none")).games  # type: ignore[arg-type]
+    rc = game.result_check
+    assert rc is not None and rc.code is Reason.IN_BAND
+    assert isinstance(rc.facts, BandMatch) and rc.facts.solved is not None
+    assert (rc.facts.how, rc.facts.band, rc.facts.reading, rc.facts.own, rc.facts.solved[0]) == (
+        "in band", NamedBand(-18.5, -14.5, ("C5",), ()), "japanese with komi 6.5", True,
+        "W+15.5")
+    assert said(rc).startswith("the recorded result lies in the count's band (W+14.5 .. W+18.5: "
+                               "open at C5, japanese with komi 6.5); the solved count is W+15.5")
