@@ -112,6 +112,17 @@ class Settings:
         return self.engine is not EngineName.NONE and self.dead_stones in (
             DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
 
+    def judged_by(self, judge: DeadStoneChoice) -> Settings:
+        """The same choices, the dead stones judged by ``judge`` and no engine asked after it
+        (a second opinion's pass)."""
+        return replace(self, dead_stones=judge, engine=EngineName.NONE)
+
+    def for_check(self) -> Settings:
+        """The settings of the check a count starts from: the main line, no verdict table."""
+        if self.all_rules or self.variations:
+            return replace(self, all_rules=False, variations=False)
+        return self
+
     def to_plain(self) -> dict[str, Any]:
         """Every choice as plain JSON values (the limits as ``--limit`` writes them)."""
         out: dict[str, Any] = {}

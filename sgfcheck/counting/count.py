@@ -18,7 +18,7 @@ Under ``tax = seki`` or ``all`` empty points surrounded by groups in seki count 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
 from sgfcheck.position.analysis import Position
@@ -87,6 +87,10 @@ class Score:
 
     def sides(self) -> tuple[tuple[Colour, Side], tuple[Colour, Side]]:
         return (BLACK, self.black), (WHITE, self.white)
+
+    def as_solved(self) -> Score:
+        """The same count, as the count of a solved line's end."""
+        return replace(self, solved=True)
 
 
 def count(position: Position, replay: Replay, ruleset: Ruleset, handicap: int,

@@ -23,7 +23,7 @@ reads both.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from sgfcheck.colour import EMPTY, Colour
 from sgfcheck.counting.band import Band, band_of, holding, union
@@ -203,7 +203,7 @@ def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: R
         if after.territory.get(p, 0) != owner:
             return Finished(None, f"the referee's count of the solved line parts from the "
                                   f"search's at {board.name(p)} (a seki or a point to fill)")
-    return Finished(replace(score, solved=True))
+    return Finished(score.as_solved())
 
 
 def _verdict(counted: CountedPoints, p: int) -> tuple[int, bool, bool]:

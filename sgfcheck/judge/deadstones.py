@@ -73,6 +73,14 @@ class DeadStones:
         return [f"{board.name(c.stones[0])} counted "
                 f"{'dead' if c.stones[0] in self.points else 'alive'}" for c in self.uncertain]
 
+    def noted(self, note: str, first: bool = False) -> DeadStones:
+        """The same dead stones, with a note more (``first``: before the others)."""
+        return replace(self, notes=[note, *self.notes] if first else [*self.notes, note])
+
+    def failed(self, finding: Finding) -> DeadStones:
+        """The same dead stones, with what went wrong on the way after them."""
+        return replace(self, findings=[*self.findings, finding])
+
     def names(self, board: Board) -> list[str]:
         """The dead stones' GTP names, sorted as text."""
         return sorted(board.name(p) for p in self.points)

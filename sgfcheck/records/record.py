@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sgfmill import sgf_grammar
@@ -169,6 +169,10 @@ class LoadedFile:
     @property
     def readable(self) -> bool:
         return bool(self.games)
+
+    def first_games(self, most: int, finding: Finding) -> LoadedFile:
+        """The file's first ``most`` games alone, ``finding`` saying the others were left."""
+        return replace(self, games=self.games[:most], findings=[*self.findings, finding])
 
 
 def load_file(path: str | Path, encoding: str | None = None,

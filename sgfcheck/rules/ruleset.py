@@ -10,7 +10,7 @@ The manual's rulesets page gives each parameter's sources.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -137,6 +137,10 @@ class Ruleset:
         state = dict(self.__dict__)
         state.pop("_hash", None)
         return state
+
+    def with_komi(self, komi: float) -> Ruleset:
+        """The same rules with another komi."""
+        return replace(self, komi=komi)
 
     def to_string(self) -> str:
         """Canonical one-line form; :func:`parse_rules_string` reads it back."""

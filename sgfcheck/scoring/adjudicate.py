@@ -11,7 +11,7 @@ differences (:mod:`sgfcheck.counting.explain`) and check RE (:mod:`sgfcheck.verd
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -101,7 +101,7 @@ def _row_rulesets(own: Ruleset, names: tuple[str, ...], komi: float) -> tuple[Ru
     combinations recur across an archive, so they are worked out once."""
     rows = [own]
     for name in names:
-        ruleset = replace(parse_rules_string(name), komi=komi)
+        ruleset = parse_rules_string(name).with_komi(komi)
         if all(r.to_string() != ruleset.to_string() for r in rows):
             rows.append(ruleset)
     return tuple(rows)
@@ -134,30 +134,28 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     name = shown_name(judge.value)
     mismatch = rc.status is CheckStatus.MISMATCH
     task = "confirm this mismatch" if mismatch else "decide this open verdict"
-    asked = _score_game(report, replace(settings, dead_stones=judge, engine=EngineName.NONE),
-                        compare)
+    asked = _score_game(report, settings.judged_by(judge), compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
                                             if f.code in FAILURES or f.code is F.LIF_TIME]
     if asked.result_check is None or asked.dead is None or failed:
         if failed and failed[0].code is F.LIF_TIME:
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "
                             f"{task} (--engine auto), it leaves the estimate's verdict standing")
-            return _answered(game, replace(dead, findings=[*dead.findings, spent]))
+            return _answered(game, dead.failed(spent))
         why = failed[0].message if failed else asked.error or "no answer"
-        return _answered(game, replace(dead, notes=[
-            *dead.notes, f"{name}, asked to {task} (--engine auto), failed: "
-            f"{why}; the estimate's verdict stands"]))
+        return _answered(game, dead.noted(f"{name}, asked to {task} (--engine auto), failed: "
+                                          f"{why}; the estimate's verdict stands"))
     verdict, engines = second_opinion(rc, asked.result_check, judge,
                                       asked.dead.ownership is not None, report.result.raw or "")
     if not engines:
-        return _answered(game, replace(dead, notes=[
-            *dead.notes, f"asked of {name} (--engine auto) to {task}: its count does not "
-            "decide it (the verdict says what it gave); the estimate's count stands"]), verdict)
+        return _answered(game, dead.noted(
+            f"asked of {name} (--engine auto) to {task}: its count does not decide it (the "
+            "verdict says what it gave); the estimate's count stands"), verdict)
     estimate = (f"the estimate's dead stones gave {rc.computed} ({rc.reading}) against "
                 f"RE[{report.result.raw}], " + ("a mismatch" if mismatch else f"open ({rc.code})"))
-    return _answered(asked, replace(asked.dead, notes=[
+    return _answered(asked, asked.dead.noted(
         f"asked of {name} (--engine auto): {estimate}; --engine none keeps the estimate alone",
-        *asked.dead.notes]), verdict)
+        first=True), verdict)
 
 
 def _answered(game: GameScore, dead: DeadStones, verdict: ResultCheck | None = None
@@ -240,18 +238,17 @@ def within_judged(loaded: LoadedFile, settings: Settings) -> LoadedFile:
     most = settings.limits.judged
     if len(loaded.games) <= most:
         return loaded
-    found = [*loaded.findings, Finding(
+    return loaded.first_games(most, Finding(
         F.SGF_LIMIT, f"{len(loaded.games)} games read; only the first {most} were judged "
         "and counted (raise it with --limit judged=...)",
-        extra={"limit": settings.limits.describe("judged")})]
-    return replace(loaded, games=loaded.games[:most], findings=found)
+        extra={"limit": settings.limits.describe("judged")}))
 
 
 def checked_file(loaded: LoadedFile, settings: Settings) -> FileReport:
     """The check a count starts from, the first step of every command that judges a file's
     games (``score``, ``life``, a batch worker wherever it runs): at most ``--limit judged``
     games (a finding says so), each replayed on its main line."""
-    return check_loaded(within_judged(loaded, settings), _for_check(settings))
+    return check_loaded(within_judged(loaded, settings), settings.for_check())
 
 
 def score_loaded(loaded: LoadedFile, settings: Settings,
@@ -276,10 +273,3 @@ def scored_games(checked: FileReport, settings: Settings, compare: bool = True
     with per_file(settings.limits):
         for game in checked.games:
             yield score_game(game, settings, compare)
-
-
-def _for_check(settings: Settings) -> Settings:
-    """The settings of the check a count starts from: the main line, no verdict table."""
-    if settings.all_rules or settings.variations:
-        return replace(settings, all_rules=False, variations=False)
-    return settings

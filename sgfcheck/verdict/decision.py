@@ -8,7 +8,7 @@ a count read as a band, :mod:`sgfcheck.verdict.banded`); no sentence is written 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK
@@ -94,6 +94,10 @@ class ResultCheck(Decision):
     least_confidence: float | None = None
     second: Second | None = None
     """What a second judge (an engine, ``--engine auto``) made of the verdict, if asked."""
+
+    def seconded(self, second: Second) -> ResultCheck:
+        """The same verdict, with what a second judge made of it."""
+        return replace(self, second=second)
 
 
 @dataclass(frozen=True)

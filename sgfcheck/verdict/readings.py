@@ -96,6 +96,12 @@ class Reading:
     with an integer komi): counted and shown, never matched."""
     counting: Counting = Counting.REFEREE
 
+    def as_server(self, counting: Counting, note: Finding) -> Reading:
+        """The same rules and komi read as a server's own count of the territory, ``note``
+        saying so: never the record's own reading."""
+        return replace(self, own=False, counting=counting,
+                       assumptions=(*self.assumptions, note))
+
     @property
     def label(self) -> str:
         label = f"{self.ruleset.name} with komi {self.ruleset.komi:g}"
@@ -131,7 +137,7 @@ def readings(game: GameRecord, context: GameContext, result: Result,
                               if fox and even else [])
         for ruleset in candidates:
             komi = usual_komi(ruleset, game.handicap)
-            out.append(Reading(replace(ruleset, komi=komi), False, (Finding(
+            out.append(Reading(ruleset.with_komi(komi), False, (Finding(
                 F.RES_KOMI_CONVENTION, f"{why}; komi {komi:g} ({ruleset.name}) assumed"),)))
         return out
     if fox and even and komi_from_record and own.komi == 0 and not _integer_margin(result):
@@ -139,16 +145,16 @@ def readings(game: GameRecord, context: GameContext, result: Result,
                "games played with komi")
         for ruleset in (JAPANESE, CHINESE):
             komi = usual_komi(ruleset, 0)
-            out.append(Reading(replace(ruleset, komi=komi), False, (Finding(
+            out.append(Reading(ruleset.with_komi(komi), False, (Finding(
                 F.RES_KOMI_CONVENTION, f"{why}; komi {komi:g} ({ruleset.name}) read too"),)))
         return out
     if fox and own.scoring is Scoring.TERRITORY and own.komi >= AREA_KOMI:
-        out.append(Reading(replace(CHINESE, komi=own.komi), False, (Finding(
+        out.append(Reading(CHINESE.with_komi(own.komi), False, (Finding(
             F.RES_RULES_INFERRED, f"RU[{game.rules_raw}] with komi {own.komi:g} on a Fox record: "
             "Fox writes RU[Japanese] on games played under Chinese rules, whose komi this is; "
             "chinese read too"),)))
     elif context.rules_origin is Origin.DEFAULT and not game.rules_raw:
-        out.append(Reading(replace(CHINESE, komi=own.komi), False, (*read_komi, Finding(
+        out.append(Reading(CHINESE.with_komi(own.komi), False, (*read_komi, Finding(
             F.RES_RULES_INFERRED, "no RU: the record says nothing of the rules; chinese read "
             "beside the default japanese"),)))
     return out

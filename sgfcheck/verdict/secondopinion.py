@@ -15,8 +15,6 @@ its basis says.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.engines import installed
 from sgfcheck.judge.registry import ENGINES
@@ -87,7 +85,7 @@ def combined(estimate: ResultCheck, engine: ResultCheck, judge: DeadStoneChoice,
     if estimate.status is CheckStatus.MISMATCH:
         answer = (Answer.CONFIRMED if engine.status is CheckStatus.MISMATCH
                   else Answer.NOT_CONFIRMED)
-        return replace(engine, second=second(answer, estimate)), True
+        return engine.seconded(second(answer, estimate)), True
     if decides(engine):
-        return replace(engine, second=second(Answer.DECIDED, estimate)), True
-    return replace(estimate, second=second(Answer.LEFT_OPEN, engine)), False
+        return engine.seconded(second(Answer.DECIDED, estimate)), True
+    return estimate.seconded(second(Answer.LEFT_OPEN, engine)), False

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
@@ -120,10 +120,8 @@ def server_readings(game: GameRecord, own: Ruleset, dead: DeadStones, position: 
         if parting is None:
             continue
         note = Finding(F.RES_SERVER_COUNT, f"{entry.why}; a referee's count differs: {parting}")
-        out += [replace(r, own=False, counting=entry.counting,
-                        assumptions=(*r.assumptions, note))
-                for r in found if r.possible and (not entry.referee_only
-                                                  or r.counting is Counting.REFEREE)]
+        out += [r.as_server(entry.counting, note) for r in found
+                if r.possible and (not entry.referee_only or r.counting is Counting.REFEREE)]
     return out
 
 
