@@ -127,6 +127,12 @@ def test_every_list_of_engines_is_made_from_the_registry() -> None:
     assert names == ["katago", "gnugo"]  # the order --engine auto asks them in
     assert set(engines.ENGINES) == set(engines.INSTALLED) == set(names)
     assert set(names) <= {c.value for c in DeadStoneChoice} & {c.value for c in EngineName}
+    # Each start and finder is named by reference and imported when asked: each resolves.
+    import importlib
+    for e in registry.ENGINES:
+        for reference in (e.start, e.found):
+            module, _, name = reference.partition(":")
+            assert callable(getattr(importlib.import_module(module), name)), reference
     assert [registry.shown_name(n) for n in names] == ["KataGo", "GNU Go"]
     for e in registry.ENGINES:
         assert _BASIS[e.source] is Basis.ENGINE

@@ -1,24 +1,30 @@
 """How each engine of the registry (:mod:`sgfcheck.judge.registry`) is started and found, each
-behind the interface of :mod:`sgfcheck.judge.interface`."""
+behind the interface of :mod:`sgfcheck.judge.interface`: its entry says where, and its module is
+imported only when it is asked for."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import Any
 
-from sgfcheck.judge.gnugo import GnuGo, find_gnugo
-from sgfcheck.judge.install import katago_usable
 from sgfcheck.judge.interface import Engine
-from sgfcheck.judge.katago import start_katago
-from sgfcheck.status import Source
+from sgfcheck.judge.registry import ENGINES as REGISTRY
 
-ENGINES: dict[str, Callable[[], Engine]] = {Source.GNUGO.value: GnuGo,
-                                            Source.KATAGO.value: start_katago}
+
+def _later(reference: str) -> Callable[[], Any]:
+    """``module:function``, imported when first called."""
+    def call() -> Any:
+        module, _, name = reference.partition(":")
+        return getattr(importlib.import_module(module), name)()
+    return call
+
+
+ENGINES: dict[str, Callable[[], Engine]] = {e.source.value: _later(e.start) for e in REGISTRY}
 """Every engine of the registry, by name: a function that gives it running (raises
 :class:`~sgfcheck.judge.interface.EngineError`)."""
 
-
-INSTALLED: dict[str, Callable[[], bool]] = {Source.GNUGO.value: lambda: find_gnugo() is not None,
-                                            Source.KATAGO.value: katago_usable}
+INSTALLED: dict[str, Callable[[], bool]] = {e.source.value: _later(e.found) for e in REGISTRY}
 """Whether each engine of the registry is installed here (and, for KataGo, can run)."""
 
 

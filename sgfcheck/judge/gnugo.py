@@ -63,6 +63,11 @@ def find_gnugo() -> str | None:
     return DEBIAN_PATH if os.access(DEBIAN_PATH, os.X_OK) else None
 
 
+def gnugo_installed() -> bool:
+    """GNU Go is on this machine."""
+    return find_gnugo() is not None
+
+
 def position_sgf(board: Board, to_move: Colour, komi: float) -> str:
     black = "".join(f"[{point_to_sgf(board.point(p))}]"
                     for p, c in enumerate(board.colour) if c == BLACK)

@@ -1,11 +1,14 @@
 """The engines sgfcheck can ask about dead stones, one entry each: what every list of engines
 is made from (their names for people, the words a verdict uses, the finding an engine's failure
-is, and the order ``--engine auto`` asks them in for a second opinion). Whether a count rests on
-an engine's ownership is read from its answer, not listed here. How each is started and found
-is :mod:`sgfcheck.judge.engines`'s.
+is, the order ``--engine auto`` asks them in for a second opinion, and where its start and its
+finder are, by reference: :mod:`sgfcheck.judge.engines` imports an engine's module only when it
+is asked for). Whether a count rests on an engine's ownership is read from its answer, not
+listed here.
 
-Adding an engine: its entry here (and a member of :class:`~sgfcheck.status.Source` named as its
-entry's value), its start and its finder in :mod:`sgfcheck.judge.engines`.
+Adding an engine: its module (its start and finder), its entry here, and its name in the three
+word lists a type checker must see (:class:`~sgfcheck.status.Source`,
+:class:`~sgfcheck.settings.DeadStoneChoice`, :class:`~sgfcheck.settings.EngineName`; a test
+holds them to this registry).
 """
 
 from __future__ import annotations
@@ -29,11 +32,18 @@ class EngineEntry:
     """What decides a chain when it is asked (``KataGo's ownership``)."""
     failure: Code
     """The finding its failure is (``LIF001``, ``LIF002``)."""
+    start: str
+    """``module:function`` giving it running (raises
+    :class:`~sgfcheck.judge.interface.EngineError`)."""
+    found: str
+    """``module:function`` saying whether it is installed here (and can run)."""
 
 
 ENGINES: tuple[EngineEntry, ...] = (
-    EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO),
-    EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO),
+    EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO,
+                "sgfcheck.judge.katago:start_katago", "sgfcheck.judge.install:katago_usable"),
+    EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO,
+                "sgfcheck.judge.gnugo:GnuGo", "sgfcheck.judge.gnugo:gnugo_installed"),
 )
 """Every engine, in the order ``--engine auto`` asks for a second opinion (the first one
 installed)."""
