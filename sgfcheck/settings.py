@@ -19,34 +19,7 @@ from typing import Any
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
-from sgfcheck.status import Source, StrEnum
-
-
-class DeadStoneChoice(StrEnum):
-    """Where dead stones come from (``--dead-stones``)."""
-
-    AUTO = "auto"
-    """TB/TW markup when the record has it, else the estimate."""
-    MARKUP = "markup"
-    """TB/TW markup, else only stones proven dead."""
-    ESTIMATE = "estimate"
-    BENSON = "benson"
-    """Only stones proven dead."""
-    GNUGO = Source.GNUGO.value
-    KATAGO = Source.KATAGO.value
-    NONE = "none"
-    """Every stone alive."""
-
-
-class EngineName(StrEnum):
-    """An engine the estimate asks about the chains it cannot decide (``--engine``)."""
-
-    AUTO = "auto"
-    """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
-    give (and only that); elsewhere the estimate alone."""
-    NONE = "none"
-    GNUGO = Source.GNUGO.value
-    KATAGO = Source.KATAGO.value
+from sgfcheck.status import DeadStoneChoice, EngineName
 
 
 @dataclass(frozen=True)

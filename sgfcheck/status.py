@@ -4,8 +4,11 @@ f-strings, JSON and CSV give the value; Python 3.11's, or an equivalent on 3.10)
 
 A :class:`Status` is what is said of a chain at the end of a game; a :class:`Source` is who said
 it: the players (TB/TW markup), the user (``--dead``, ``--alive``), a proof (Benson), sgfcheck's
-estimate, a precedent of the rules, GNU Go, the seki analysis, or nobody. The dead-stone sources,
-the estimate and the chain statuses all use these words, and the reports print their values.
+estimate, a precedent of the rules, an engine (GNU Go, KataGo), the seki analysis, or nobody.
+The dead-stone sources, the estimate and the chain statuses all use these words, and the reports
+print their values. Who a user may ask (``--dead-stones``: :class:`DeadStoneChoice`;
+``--engine``: :class:`EngineName`) is said in the same words: an engine's name is in these three
+lists and in its registry entry (:mod:`sgfcheck.judge.registry`), nowhere else.
 """
 
 from __future__ import annotations
@@ -58,3 +61,30 @@ class Source(StrEnum):
     def label(self) -> str:
         """The source for people (``--alive`` is also ``--dead-stones none``)."""
         return "none asked: every stone alive" if self is Source.USER_ALIVE else self.value
+
+
+class DeadStoneChoice(StrEnum):
+    """Where dead stones come from (``--dead-stones``)."""
+
+    AUTO = "auto"
+    """TB/TW markup when the record has it, else the estimate."""
+    MARKUP = "markup"
+    """TB/TW markup, else only stones proven dead."""
+    ESTIMATE = "estimate"
+    BENSON = "benson"
+    """Only stones proven dead."""
+    GNUGO = Source.GNUGO.value
+    KATAGO = Source.KATAGO.value
+    NONE = "none"
+    """Every stone alive."""
+
+
+class EngineName(StrEnum):
+    """An engine the estimate asks about the chains it cannot decide (``--engine``)."""
+
+    AUTO = "auto"
+    """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
+    give (and only that); elsewhere the estimate alone."""
+    NONE = "none"
+    GNUGO = Source.GNUGO.value
+    KATAGO = Source.KATAGO.value

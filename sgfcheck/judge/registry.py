@@ -7,7 +7,7 @@ listed here.
 
 Adding an engine: its module (its start and finder), its entry here, and its name in the three
 word lists a type checker must see (:class:`~sgfcheck.status.Source`,
-:class:`~sgfcheck.settings.DeadStoneChoice`, :class:`~sgfcheck.settings.EngineName`; a test
+:class:`~sgfcheck.status.DeadStoneChoice`, :class:`~sgfcheck.status.EngineName`, one file; a test
 holds them to this registry).
 """
 
