@@ -341,27 +341,40 @@ class _Sum:
         """A line of this search returned to a position already on it."""
         self.kos = {p for g in games if g.cyclic or not g.complete for p in g.region.points}
         self._options: dict[tuple[int, int, int], list[tuple[int, int, Move]]] = {}
+        self._tokens: list[list[int] | None] = [None] * len(games)
+        """Each region known whole: :meth:`token` at each of its positions, worked out once."""
+        self._frozen: list[list[bool] | None] = [None] * len(games)
+        """Each region known whole: :meth:`frozen` at each of its positions, worked out once."""
+        for i, game in enumerate(games):
+            if game.cls and len(game.cls) == len(game.states):
+                self._tokens[i] = [c if c >= 0 else -2 - (i << 32 | at)
+                                   for at, c in enumerate(game.cls)]
+                self._frozen[i] = [_settles(game, at) for at in range(len(game.cls))]
 
     # --- positions of the sum ------------------------------------------------------------------
 
     def frozen(self, i: int, at: int) -> bool:
         """Region ``i`` at ``at`` has equal stops: left out of the moves (its stop counted)."""
-        return _settles(self.games[i], at)
+        frozen = self._frozen[i]
+        return frozen[at] if frozen is not None else _settles(self.games[i], at)
 
     def token(self, i: int, at: int) -> int:
         """What the search knows of region ``i`` at position ``at``: its class where its game is
         known whole, else the position itself (apart from every other region's)."""
+        tokens = self._tokens[i]
+        if tokens is not None:
+            return tokens[at]
         game = self.games[i]
         if game.known(at):
             return game.cls[at]
         return -2 - (i << 32 | at)
 
     def key(self, state: list[int], who: int, passes: int, ko: int) -> tuple[object, ...]:
+        token, frozen = self.token, self.frozen
         if self.with_kos:
-            tokens = sorted(self.token(i, at) for i, at in enumerate(state))
+            tokens = sorted([token(i, at) for i, at in enumerate(state)])
         else:
-            tokens = sorted(self.token(i, at) for i, at in enumerate(state)
-                            if not self.frozen(i, at))
+            tokens = sorted([token(i, at) for i, at in enumerate(state) if not frozen(i, at)])
         return (tuple(tokens), who, passes, ko if ko in self.kos else -1)
 
     def options(self, i: int, at: int, who: int) -> list[tuple[int, int, Move]]:
