@@ -21,7 +21,7 @@ from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.escaping import csv_cell, json_safe, name_text, names_clean
 from sgfcheck.findings import Finding
 from sgfcheck.output.reasons import sentence
-from sgfcheck.replay.check import Verdict
+from sgfcheck.replay.check import CheckVerdict
 
 if TYPE_CHECKING:
     from sgfcheck.counting.band import Band
@@ -149,7 +149,7 @@ def _komi_in_force(report: GameReport) -> float | None:
 
 
 def game_dict(report: GameReport, encoding: str | None, guessed: bool,
-              findings: list[Finding] | None = None, verdict: Verdict | None = None) -> JSON:
+              findings: list[Finding] | None = None, verdict: CheckVerdict | None = None) -> JSON:
     """One game of the ``check`` schema; ``findings``/``verdict`` when a later step (the
     dead-stone judgement) added findings of its own."""
     g = report.game
@@ -465,7 +465,7 @@ def batch_file_row(path: str, member: str | None, findings: list[Finding]) -> JS
     """A ``batch`` report row for a file with no game (unreadable, an input problem, a time
     limit, an internal error)."""
     return {"path": path, "member": member, "index": None, "readable": False,
-            "verdict": Verdict.UNREADABLE.value, "findings": [],
+            "verdict": CheckVerdict.UNREADABLE.value, "findings": [],
             "file_findings": [finding_dict(f) for f in findings]}
 
 
@@ -500,7 +500,7 @@ def batch_game_csv(path: str, member: str | None, game: GameScore,
 def batch_file_csv(path: str, member: str | None, findings: list[Finding]) -> list[object]:
     """The CSV cells of a file with no game (:func:`batch_file_row`)."""
     errors = sorted({f.code.code for f in findings if f.is_error})
-    return csv_row([path, member or "", "", "", "", "", "", "", Verdict.UNREADABLE.value, 0,
+    return csv_row([path, member or "", "", "", "", "", "", "", CheckVerdict.UNREADABLE.value, 0,
                     " ".join(errors), "", "", "", "", "", "", "", ""])
 
 

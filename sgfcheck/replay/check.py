@@ -2,7 +2,7 @@
 
 This is the library entry point behind ``sgfcheck check``: :func:`check_file` returns plain data
 (:class:`FileReport`); :mod:`sgfcheck.output.schema` gives its JSON shape and
-:mod:`sgfcheck.output.text` its tables. Each game gets a :class:`Verdict`; with ``all_rules``,
+:mod:`sgfcheck.output.text` its tables. Each game gets a :class:`CheckVerdict`; with ``all_rules``,
 every move illegal under some preset gets its verdict under each (:class:`RulesetVerdicts`).
 """
 
@@ -29,7 +29,7 @@ from sgfcheck.settings import Settings
 from sgfcheck.status import StrEnum
 
 
-class Verdict(StrEnum):
+class CheckVerdict(StrEnum):
     """A game's verdict: the worst of its findings."""
 
     CLEAN = "clean"
@@ -42,16 +42,16 @@ class Verdict(StrEnum):
     """``batch``: a file with no game in it, or an input that could not be read."""
 
 
-def verdict_of(playable: bool, findings: list[Finding]) -> Verdict:
+def verdict_of(playable: bool, findings: list[Finding]) -> CheckVerdict:
     if not playable:
-        return Verdict.NOT_CHECKED
+        return CheckVerdict.NOT_CHECKED
     if any(f.is_illegal or f.capped_illegal for f in findings):
-        return Verdict.ILLEGAL_MOVES
+        return CheckVerdict.ILLEGAL_MOVES
     if any(f.is_error for f in findings):
-        return Verdict.ERRORS
+        return CheckVerdict.ERRORS
     if any(f.severity is Severity.WARNING for f in findings):
-        return Verdict.WARNINGS
-    return Verdict.CLEAN
+        return CheckVerdict.WARNINGS
+    return CheckVerdict.CLEAN
 
 
 @dataclass
@@ -94,7 +94,7 @@ class GameReport:
             rule for f in self.findings for rule in f.capped_illegal)
 
     @property
-    def verdict(self) -> Verdict:
+    def verdict(self) -> CheckVerdict:
         return verdict_of(self.game.playable, self.findings)
 
     def scene(self, finding: Finding) -> Scene | None:

@@ -19,7 +19,7 @@ from sgfcheck.endgame.finish import Finish, finished_position, objective_of
 from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
-from sgfcheck.replay.check import FileReport, GameReport, Verdict, verdict_of
+from sgfcheck.replay.check import CheckVerdict, FileReport, GameReport, verdict_of
 from sgfcheck.scoring.life import mutual_seki
 from sgfcheck.verdict.decision import Outcome, ResultCheck, Weighing
 from sgfcheck.verdict.readings import Reading
@@ -114,7 +114,7 @@ class GameScore:
         return self.check.findings + extra + assumed
 
     @property
-    def verdict(self) -> Verdict:
+    def verdict(self) -> CheckVerdict:
         return verdict_of(self.check.game.playable, self.findings)
 
     def finish_of(self, score: Score) -> Finish | None:
