@@ -129,15 +129,15 @@ class Counts:
         return self.solved(ruleset) or self.settled_count(ruleset)
 
     def outcome(self, ruleset: Ruleset, way: Way, marked: dict[Colour, set[int]] | None,
-                counted_as: str, solvable: bool, banded: bool
+                counted_as: str, solvable: bool
                 ) -> tuple[Score, Band | None, Finish | None]:
         """One count the result check weighs: ``ruleset``'s count of ``way`` (one way the
         doubtful chains may go; ``marked``/``counted_as``: a server's territory), its band where
-        ``banded``, and where ``solvable`` (the position as judged, the referee's count) the
-        solved count instead, its band holding it, with its solved line."""
+        the counts are banded, and where ``solvable`` (the position as judged, the referee's
+        count) the solved count instead, its band holding it, with its solved line."""
         counted = self.settled_count(ruleset, way, marked, counted_as)
         solved = self.solved(ruleset) if solvable else None
-        band = band_of(counted, way.owners, self.final) if banded else None
+        band = band_of(counted, way.owners, self.final) if self.banded else None
         if band is not None and solved is not None:
             band = holding(band, solved.margin)
         if solved is None:

@@ -63,7 +63,7 @@ def weigh_result(scoring: Scoring, asked: Asked, base: Score, band: Band | None)
     quick = check_result(report.result, [own_as_judged], dead, judgement.final,
                          judged_open_share(scoring.counts, judgement.position, dead),
                          doubts=asked.doubts, rests_on=asked.conventions,
-                         komi_unknown=asked.komi_unknown)
+                         komi_unknown=asked.komi_unknown, name=scoring.rep.board.name)
     exact = quick.reproduced is Reproduced.MARGIN
     if (quick.status is CheckStatus.NOT_SCORED or (dead.assumed and not judgement.final)
             or (asked.readings[0].possible and quick.status is CheckStatus.MATCH and exact)):
@@ -116,7 +116,6 @@ def weigh_all(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
     readings = list(asked.readings)
     if not asked.readings_fixed:
         readings += server_readings(scoring.report.game, own, dead, position, readings)
-    banded = not judgement.basis.firm
     outcomes = []
     for reading in readings:
         for way, settled in ways:
@@ -125,7 +124,7 @@ def weigh_all(scoring: Scoring, asked: Asked, own: Ruleset, result: Result
                 reading.ruleset, way,
                 None if server is None else server.territory(way.position, dead),
                 "" if server is None else server.counted_as,
-                way.how == AS_JUDGED and server is None, banded)
+                way.how == AS_JUDGED and server is None)
             outcomes.append(Outcome(reading, way.how, score, band, settled, finish))
     return check_result(result, outcomes, dead, judgement.final,
                         judged_open_share(scoring.counts, position, dead, judged.owners),
