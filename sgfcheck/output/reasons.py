@@ -60,7 +60,10 @@ def komi_need(need: R.KomiNeed) -> str:
 def _said(code: R.Reason | None, facts: R.Facts) -> str:
     match facts:
         case R.Plain():
-            return _PLAIN.get(code, "") if code is not None else ""
+            # A reason with no facts of its own says what its code means.
+            if code is None:
+                return ""
+            return _PLAIN.get(code) or code.meaning.partition(": ")[2]
         case R.Ended():
             return f"the game ended by {facts.how}"
         case R.NoScore():
