@@ -459,3 +459,18 @@ def test_region_games_agree(monkeypatch: pytest.MonkeyPatch) -> None:
                 assert fast == ref, (i, territory, eager, budget)
                 compared += len(fast[0])
     assert compared > 1000
+
+
+def test_the_doors_open_onto_the_core_chosen_and_back() -> None:
+    """core.using opens every door onto one core for a while and restores the one before; a
+    name that is no core is refused."""
+    assert core.name() == "compiled"
+    with core.using("pure"):
+        assert core.name() == "pure" and core.describe().startswith("core: pure Python")
+        board = Board.from_colours(3, 3, [1, 1, 0, 2, 2, 0, 0, 0, 0], 0)
+        pure_proof = benson.prove(board)
+    assert core.name() == "compiled"
+    assert benson.prove(board) == pure_proof
+    with pytest.raises(ValueError, match="no core named 'fast'"), core.using("fast"):
+        pass
+    assert core.name() == "compiled"
