@@ -31,8 +31,8 @@ from sgfcheck.counting.ways import LOW_CONFIDENCE, doubtful_chains, other_ways
 from sgfcheck.judge.deadstones import (
     ESCALATE_BELOW,
     ask_engine,
+    engine_dead_stones,
     estimator,
-    gnugo_dead_stones,
     markup_dead_stones,
     proven_dead_stones,
 )
@@ -186,7 +186,7 @@ def main() -> int:
         if use_gnugo:
             start = time.perf_counter()
             try:
-                found = gnugo_dead_stones(game, line, board, context)
+                found = engine_dead_stones("gnugo")(game, line, board, context)
             except EngineError:
                 gnu.failed += 1
             else:

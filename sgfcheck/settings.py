@@ -19,7 +19,7 @@ from typing import Any
 
 from sgfcheck.limits import DEFAULT_LIMITS, Limits
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
-from sgfcheck.status import DeadStoneChoice, EngineName
+from sgfcheck.status import ENGINE_JUDGES, DeadStoneChoice, EngineName
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Settings:
         the estimate or for a second opinion (``--engine`` other than ``none``)."""
         if self.dead or self.alive:
             return False
-        if self.dead_stones in (DeadStoneChoice.GNUGO, DeadStoneChoice.KATAGO):
+        if self.dead_stones in ENGINE_JUDGES:
             return True
         return self.engine is not EngineName.NONE and self.dead_stones in (
             DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)

@@ -88,3 +88,8 @@ class EngineName(StrEnum):
     NONE = "none"
     GNUGO = Source.GNUGO.value
     KATAGO = Source.KATAGO.value
+
+
+ENGINE_JUDGES = frozenset(choice for choice in DeadStoneChoice if choice.value in
+                          {name.value for name in EngineName} - {"auto", "none"})
+"""The ``--dead-stones`` choices that are engines (the names ``--engine`` also takes)."""

@@ -14,6 +14,7 @@ from test_katago import needs_katago
 
 from sgfcheck.findings import LIF_KATAGO
 from sgfcheck.judge import deadstones
+from sgfcheck.judge.interface import EngineJudgement
 from sgfcheck.judge.katago import KataGoError
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.scoring.adjudicate import score_file
@@ -169,8 +170,8 @@ def test_a_mismatch_on_the_estimate_is_put_to_katago_before_it_is_said(
         "komi 0.5) against RE[W+20.5], a mismatch; --engine none keeps the estimate alone")
     # A match on the estimate is never put to KataGo (the cost is for alarms only).
     asked: list[object] = []
-    monkeypatch.setattr(deadstones, "katago_dead_stones",
-                        lambda *a: asked.append(a) or deadstones.proven_dead_stones(a[2]))
+    monkeypatch.setattr(deadstones, "ask_engine",
+                        lambda *a: asked.append(a) or EngineJudgement(set()))
     right_path = tmp_path / "right.sgf"
     right_path.write_bytes(path.read_bytes().replace(b"RE[W+20.5]", b"RE[W+9.5]"))
     (right,) = score_file(right_path, Settings()).games

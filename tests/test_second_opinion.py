@@ -141,6 +141,36 @@ def test_every_list_of_engines_is_made_from_the_registry() -> None:
     assert {F.LIF_KATAGO, F.LIF_GNUGO} == registry.FAILURES
 
 
+def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> None:
+    """Issue 63: a third engine is its own module, its registry entry, and its name in the word
+    lists of ``status.py`` (which a type checker must see). The dead-stone sources, the estimate,
+    the settings and ``engines list`` name none: they are made from the registry."""
+    import importlib
+    import re
+
+    from sgfcheck.judge import engines, registry
+    from sgfcheck.status import ENGINE_JUDGES
+
+    own = {"sgfcheck/status.py", "sgfcheck/judge/registry.py",
+           "sgfcheck/cli/engines.py"}  # installing KataGo is a command of its own
+    for e in registry.ENGINES:
+        for reference in (e.start, e.found, e.status):
+            module = reference.partition(":")[0]
+            own.add(module.replace(".", "/") + ".py")
+            name = reference.partition(":")[2]
+            assert callable(getattr(importlib.import_module(module), name)), reference
+    root = Path(__file__).resolve().parent.parent
+    naming = re.compile(r"\.(" + "|".join(e.source.name for e in registry.ENGINES) + r")\b")
+    named = [f"{path.relative_to(root)}:{n}" for path in sorted((root / "sgfcheck").rglob("*.py"))
+             if str(path.relative_to(root)) not in own
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if naming.search(line)]
+    assert named == []
+    assert {c.value for c in ENGINE_JUDGES} == {e.source.value for e in registry.ENGINES}
+    # engines list: every engine of the registry, by name, and none started when asked not to.
+    assert [s.name for s in engines.statuses(start=False)] == ["gnugo", "katago"]
+
+
 def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # unfinished.sgf is W+9.5 with every boundary closed; RE[W+20.5] is a mismatch on the

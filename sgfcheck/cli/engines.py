@@ -52,11 +52,11 @@ def engines_list(
 ) -> None:
     """Say which engines are installed and usable (KataGo is started and asked once).
     Exit status 1 when none is usable."""
-    from sgfcheck.judge.install import engine_statuses
+    from sgfcheck.judge.engines import statuses
     from sgfcheck.output.text import wrap_line
 
-    statuses = engine_statuses(try_katago=not found)
-    for status in statuses:
+    found_here = statuses(start=not found)
+    for status in found_here:
         say(wrap_line(f"{status.name}: {'usable' if status.usable else 'not usable'} - "
                       f"{status.detail}", width(False)))
-    raise typer.Exit(ExitStatus.OK if any(s.usable for s in statuses) else ExitStatus.FOUND)
+    raise typer.Exit(ExitStatus.OK if any(s.usable for s in found_here) else ExitStatus.FOUND)

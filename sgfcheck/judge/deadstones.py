@@ -187,7 +187,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                  f"{found.playouts} playouts (seed {seed})"]
         notes.extend(_bent_four(board, found, context.ruleset))
         findings: list[Finding] = []
-        if asks in (EngineName.GNUGO, EngineName.KATAGO):  # auto asks only of mismatches
+        if asks.value in BY_NAME:  # auto asks only of mismatches
             asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
                 c.status is Status.UNCERTAIN or c.confidence < escalate_below)]
             if asked:
@@ -299,45 +299,43 @@ def ask_engine(name: EngineName | str, game: GameRecord, line: Line, board: Boar
         return running(str(name)).judge(board, context, to_move_after(line))
 
 
-def gnugo_dead_stones(game: GameRecord, line: Line, board: Board,
-                      context: GameContext) -> DeadStones:
-    """GNU Go's dead stones for the position; raises
-    :class:`~sgfcheck.judge.interface.EngineError` (:func:`find_dead_stones` turns it into
-    ``LIF001``)."""
-    answer = ask_engine(EngineName.GNUGO, game, line, board, context)
-    return DeadStones(answer.dead, Source.GNUGO, answer.notes)
+def engine_dead_stones(name: str) -> DeadStoneSource:
+    """The named engine's dead stones for the position (``--dead-stones gnugo``, ``katago``).
+    An engine that tells how sure it is of each chain (KataGo's ownership, asked with each side
+    to move) gives every chain's verdict: dead where its answer says so, unsettled where the
+    answer depends on who moves first (counted alive, and the count's band reads it both ways).
+    The source raises :class:`~sgfcheck.judge.interface.EngineError` (:func:`find_dead_stones`
+    turns it into the engine's finding, ``LIF001`` or ``LIF002``)."""
+    source = Source(name)
 
+    def dead_stones(game: GameRecord, line: Line, board: Board,
+                    context: GameContext) -> DeadStones:
+        answer = ask_engine(name, game, line, board, context)
+        if answer.ownership is None:
+            return DeadStones(answer.dead, source, answer.notes)
+        dead, confidence = answer.dead, answer.confidence
+        chains = []
+        for chain in board.chains():
+            stones = sorted(chain.stones)
+            first = stones[0]
+            status = (Status.UNCERTAIN if first in answer.unsettled else
+                      Status.DEAD if first in dead else Status.ALIVE)
+            chains.append(ChainVerdict(stones, Colour(chain.colour), status, source,
+                                       confidence.get(first, 0.0), 0.0 if first in dead else 1.0))
+        judgement = Judgement(chains, 0, 0)
+        notes = list(answer.notes)
+        settled = sorted((c for c in chains if c.status is not Status.UNCERTAIN),
+                         key=lambda c: c.confidence)[:1]
+        if settled:
+            notes.append(f"least sure chain: {_chain_name(board, settled[0])} (ownership "
+                         f"{settled[0].confidence:g} on the side of its verdict)")
+        for verdict in judgement.uncertain:
+            notes.append(f"unsettled: {_chain_name(board, verdict)} ({len(verdict.stones)} "
+                         "stones): dead with one side to move, alive with the other; counted "
+                         "alive")
+        return DeadStones(dead, source, notes, judgement=judgement, ownership=answer.ownership)
 
-def katago_dead_stones(game: GameRecord, line: Line, board: Board,
-                       context: GameContext) -> DeadStones:
-    """KataGo's ownership of the position, asked with each side to move: a chain is dead when
-    the opponent owns its points beyond 0.5 both times (on 100 KGS markup games, thresholds
-    from 0.2 to 0.6 gave the same), unsettled when only one answer says so (counted alive, and
-    the count's band reads it both ways). Raises :class:`~sgfcheck.judge.interface.EngineError`
-    (:func:`find_dead_stones` turns it into ``LIF002``)."""
-    answer = ask_engine(EngineName.KATAGO, game, line, board, context)
-    dead, confidence = answer.dead, answer.confidence
-    chains = []
-    for chain in board.chains():
-        stones = sorted(chain.stones)
-        first = stones[0]
-        status = (Status.UNCERTAIN if first in answer.unsettled else
-                  Status.DEAD if first in dead else Status.ALIVE)
-        chains.append(ChainVerdict(stones, Colour(chain.colour), status, Source.KATAGO,
-                                   confidence.get(first, 0.0), 0.0 if first in dead else 1.0))
-    judgement = Judgement(chains, 0, 0)
-    notes = [f"KataGo's ownership (one network evaluation with each side to move): "
-             f"{len(dead)} dead stone{'' if len(dead) == 1 else 's'}"]
-    settled = sorted((c for c in chains if c.status is not Status.UNCERTAIN),
-                     key=lambda c: c.confidence)[:1]
-    if settled:
-        notes.append(f"least sure chain: {_chain_name(board, settled[0])} (ownership "
-                     f"{settled[0].confidence:g} on the side of its verdict)")
-    for verdict in judgement.uncertain:
-        notes.append(f"unsettled: {_chain_name(board, verdict)} ({len(verdict.stones)} "
-                     "stones): dead with one side to move, alive with the other; counted alive")
-    return DeadStones(dead, Source.KATAGO, notes, judgement=judgement,
-                      ownership=answer.ownership)
+    return dead_stones
 
 
 def proven_dead_stones(board: Board) -> DeadStones:
@@ -360,10 +358,8 @@ def choose_sources(settings: Settings, at_end: bool = True) -> list[DeadStoneSou
         return [user_dead_stones(list(settings.dead))]
     if settings.alive or choice is DeadStoneChoice.NONE:
         return [all_alive]
-    if choice is DeadStoneChoice.GNUGO:
-        return [gnugo_dead_stones]
-    if choice is DeadStoneChoice.KATAGO:
-        return [katago_dead_stones]
+    if choice.value in BY_NAME:
+        return [engine_dead_stones(choice.value)]
     if choice is DeadStoneChoice.ESTIMATE:
         return [estimator(seed, engine_name)]
     sources: list[DeadStoneSource] = []

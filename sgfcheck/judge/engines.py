@@ -8,15 +8,15 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from sgfcheck.judge.interface import Engine
+from sgfcheck.judge.interface import Engine, EngineStatus
 from sgfcheck.judge.registry import ENGINES as REGISTRY
 
 
-def _later(reference: str) -> Callable[[], Any]:
+def _later(reference: str) -> Callable[..., Any]:
     """``module:function``, imported when first called."""
-    def call() -> Any:
+    def call(*args: Any) -> Any:
         module, _, name = reference.partition(":")
-        return getattr(importlib.import_module(module), name)()
+        return getattr(importlib.import_module(module), name)(*args)
     return call
 
 
@@ -26,6 +26,13 @@ ENGINES: dict[str, Callable[[], Engine]] = {e.source.value: _later(e.start) for 
 
 INSTALLED: dict[str, Callable[[], bool]] = {e.source.value: _later(e.found) for e in REGISTRY}
 """Whether each engine of the registry is installed here (and, for KataGo, can run)."""
+
+
+def statuses(start: bool = True) -> list[EngineStatus]:
+    """Every engine of the registry, by name: whether it is installed and usable here, and
+    where (``start``: an engine may be started to answer a query; KataGo's start takes seconds,
+    loading its network)."""
+    return [_later(e.status)(start) for e in sorted(REGISTRY, key=lambda e: e.source.value)]
 
 
 def installed(name: str) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.judge.clock import TimeSpent, allowance
-from sgfcheck.judge.interface import EngineError, EngineJudgement, end_process
+from sgfcheck.judge.interface import EngineError, EngineJudgement, EngineStatus, end_process
 from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
 from sgfcheck.records.context import GameContext
@@ -66,6 +66,13 @@ def find_gnugo() -> str | None:
 def gnugo_installed() -> bool:
     """GNU Go is on this machine."""
     return find_gnugo() is not None
+
+
+def gnugo_status(start: bool = True) -> EngineStatus:
+    """GNU Go: found (each position starts a process of its own: nothing to start here)."""
+    found = find_gnugo()
+    return EngineStatus(Source.GNUGO.value, found is not None,
+                        found or "not found (apt-get install gnugo, or SGFCHECK_GNUGO)")
 
 
 def position_sgf(board: Board, to_move: Colour, komi: float) -> str:

@@ -18,12 +18,11 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from sgfcheck.colour import BLACK
-from sgfcheck.judge.gnugo import find_gnugo
+from sgfcheck.judge.interface import EngineStatus
 from sgfcheck.judge.katago import KataGo, KataGoError, find_katago, installed_setup
 from sgfcheck.replay.board import Board
 from sgfcheck.status import Source
@@ -32,13 +31,6 @@ KATRAIN = "katrain==1.20.0"
 WHEEL_BINARY = "katrain/KataGo/katago"
 WHEEL_MODEL = "katrain/models/b10c384h6nbttflrs.bin.gz"
 OPENCL_HELP = "apt-get install ocl-icd-libopencl1 pocl-opencl-icd (Debian), or a GPU's driver"
-
-
-@dataclass
-class EngineStatus:
-    name: str
-    usable: bool
-    detail: str
 
 
 @functools.cache
@@ -97,25 +89,18 @@ def katago_usable() -> bool:
     return find_katago() is not None and opencl_present()
 
 
-def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
-    """GNU Go and KataGo: found, and for KataGo whether it answers a query."""
-    out = []
-    gnugo = find_gnugo()
-    out.append(EngineStatus(Source.GNUGO.value, gnugo is not None,
-                            gnugo or "not found (apt-get install gnugo, or SGFCHECK_GNUGO)"))
+def katago_status(start: bool = True) -> EngineStatus:
+    """KataGo: found, with its OpenCL driver, and (``start``) whether it answers a query."""
+    name = Source.KATAGO.value
     setup = find_katago()
     if setup is None:
-        out.append(EngineStatus(Source.KATAGO.value, False, "not installed (sgfcheck engines "
-                                "install katago, or SGFCHECK_KATAGO/_MODEL/_CONFIG)"))
-        return out
+        return EngineStatus(name, False, "not installed (sgfcheck engines install katago, or "
+                            "SGFCHECK_KATAGO/_MODEL/_CONFIG)")
     where = f"{setup.binary}, model {setup.model}, config {setup.config}"
     if not opencl_present():
-        out.append(EngineStatus(Source.KATAGO.value, False,
-                                f"{where}; no OpenCL driver: {OPENCL_HELP}"))
-        return out
-    if not try_katago:
-        out.append(EngineStatus(Source.KATAGO.value, True, f"{where}; found (not started)"))
-        return out
+        return EngineStatus(name, False, f"{where}; no OpenCL driver: {OPENCL_HELP}")
+    if not start:
+        return EngineStatus(name, True, f"{where}; found (not started)")
     try:
         engine = KataGo(setup)
         try:
@@ -123,7 +108,5 @@ def engine_statuses(try_katago: bool = True) -> list[EngineStatus]:
         finally:
             engine.close()
     except KataGoError as exc:
-        out.append(EngineStatus(Source.KATAGO.value, False, f"{where}; {exc}"))
-        return out
-    out.append(EngineStatus(Source.KATAGO.value, True, f"{where}; answered a query"))
-    return out
+        return EngineStatus(name, False, f"{where}; {exc}")
+    return EngineStatus(name, True, f"{where}; answered a query")

@@ -50,6 +50,15 @@ def end_process(process: subprocess.Popen[Any]) -> None:
         process.wait(timeout=10)
 
 
+@dataclass(frozen=True)
+class EngineStatus:
+    """Whether an engine is installed here and usable, and the details (``engines list``)."""
+
+    name: str
+    usable: bool
+    detail: str
+
+
 class EngineError(Exception):
     """An engine is missing, failed, or did not answer in time; the message says which."""
 

@@ -213,7 +213,9 @@ class KataGo:
         for k in confidence:
             if k in unsettled:
                 confidence[k] = 0.0
-        return EngineJudgement(dead, confidence=confidence, unsettled=unsettled,
+        notes = [f"KataGo's ownership (one network evaluation with each side to move): "
+                 f"{len(dead)} dead stone{'' if len(dead) == 1 else 's'}"]
+        return EngineJudgement(dead, confidence=confidence, notes=notes, unsettled=unsettled,
                                ownership=(first, second))
 
     @property

@@ -5,10 +5,11 @@ finder are, by reference: :mod:`sgfcheck.judge.engines` imports an engine's modu
 is asked for). Whether a count rests on an engine's ownership is read from its answer, not
 listed here.
 
-Adding an engine: its module (its start and finder), its entry here, and its name in the three
-word lists a type checker must see (:class:`~sgfcheck.status.Source`,
+Adding an engine: its module (its start, finder and status), its entry here, and its name in the
+three word lists a type checker must see (:class:`~sgfcheck.status.Source`,
 :class:`~sgfcheck.status.DeadStoneChoice`, :class:`~sgfcheck.status.EngineName`, one file; a test
-holds them to this registry).
+holds them to this registry). Nothing else names an engine: the dead-stone sources, the estimate,
+the second opinion, ``engines list`` and the verdict's words are made from these entries.
 """
 
 from __future__ import annotations
@@ -37,13 +38,18 @@ class EngineEntry:
     :class:`~sgfcheck.judge.interface.EngineError`)."""
     found: str
     """``module:function`` saying whether it is installed here (and can run)."""
+    status: str
+    """``module:function`` saying, for ``engines list``, whether it is installed and usable here
+    and where (given ``start``: whether it may be started to answer a query)."""
 
 
 ENGINES: tuple[EngineEntry, ...] = (
     EngineEntry(Source.KATAGO, "KataGo", "KataGo's ownership", F.LIF_KATAGO,
-                "sgfcheck.judge.katago:start_katago", "sgfcheck.judge.install:katago_usable"),
+                "sgfcheck.judge.katago:start_katago", "sgfcheck.judge.install:katago_usable",
+                "sgfcheck.judge.install:katago_status"),
     EngineEntry(Source.GNUGO, "GNU Go", "GNU Go", F.LIF_GNUGO,
-                "sgfcheck.judge.gnugo:GnuGo", "sgfcheck.judge.gnugo:gnugo_installed"),
+                "sgfcheck.judge.gnugo:GnuGo", "sgfcheck.judge.gnugo:gnugo_installed",
+                "sgfcheck.judge.gnugo:gnugo_status"),
 )
 """Every engine, in the order ``--engine auto`` asks for a second opinion (the first one
 installed)."""
