@@ -19,16 +19,15 @@ from sgfcheck.cli.common import (
     SeedOption,
     check_writable,
     examples,
-    limits_of,
     names,
     not_the_input,
     say,
+    settings_of,
     usage_error,
-    validate,
     write_file,
 )
 from sgfcheck.escaping import visible
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.settings import DeadStoneChoice, EngineName
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -71,12 +70,10 @@ def annotate(
     if unknown:
         raise usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
     rows = names(compare)
-    validate([*rows, rules], encoding, komi)
-    limits = limits_of(limit)
+    settings = settings_of(rules, komi, encoding, limit, compare=rows, dead_stones=dead_stones,
+                           seed=seed, engine=engine)
     check_writable("--output", output)
     not_the_input(file, output)
-    settings = Settings(rules=rules, compare=rows, komi=komi, encoding=encoding,
-                        dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.common import one_record
     from sgfcheck.cli.exits import score_status
     from sgfcheck.output.formats import annotate_sgf

@@ -21,12 +21,11 @@ from sgfcheck.cli.common import (
     WideOption,
     check_writable,
     examples,
-    limits_of,
     not_an_input,
     say,
     seconds_of,
+    settings_of,
     usage_error,
-    validate,
     width,
     write_file,
     write_page,
@@ -151,11 +150,9 @@ def batch(
     Exit status per --fail-on (default: 1 on any error finding or unreadable input), 2 on a usage
     error.
     """
-    validate([rules], encoding, komi)
     seconds_of(timeout)
-    limits = limits_of(limit)
-    settings = Settings(rules=rules, komi=komi, encoding=encoding, follow_links=follow_links,
-                        dead_stones=dead_stones, engine=engine, limits=limits, timeout=timeout)
+    settings = settings_of(rules, komi, encoding, limit, follow_links=follow_links,
+                           dead_stones=dead_stones, engine=engine, timeout=timeout)
     if not inputs:
         inputs, settings = _the_runs_own(ctx, resume)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),

@@ -19,16 +19,14 @@ from sgfcheck.cli.common import (
     each_input,
     examples,
     format_option,
-    limits_of,
     load,
     not_an_input,
     output_format,
-    validate,
+    settings_of,
     width,
 )
 from sgfcheck.output.formats import Style
 from sgfcheck.rules.ruleset import KoRule, SuicideRule
-from sgfcheck.settings import Settings
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -76,9 +74,8 @@ def check(
 
     Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
     """
-    validate([rules], encoding, komi)
-    settings = Settings(rules=rules, ko=ko, suicide=suicide, komi=komi, variations=variations,
-                        all_rules=all_rules, encoding=encoding, limits=limits_of(limit))
+    settings = settings_of(rules, komi, encoding, limit, ko=ko, suicide=suicide,
+                           variations=variations, all_rules=all_rules)
     fmt = output_format("check", format_name, output)
     not_an_input("--output", output, files)
     from sgfcheck.cli.exits import check_status

@@ -176,6 +176,19 @@ def limits_of(specs: list[str] | None) -> Limits:
         raise usage_error(str(exc)) from None
 
 
+def settings_of(rules: str, komi: float | None, encoding: str | None, limit: list[str] | None,
+                *, compare: tuple[str, ...] = (), **choices: Any) -> Settings:
+    """The settings of a command: the options every command spells the same way (``--rules``,
+    ``--compare``, ``--komi``, ``--encoding``, ``--limit``), each checked first (an unknown
+    ruleset, encoding, komi or limit is a usage error, exit 2, before any file is read), and the
+    command's own choices."""
+    from sgfcheck.settings import Settings
+
+    validate([*compare, rules], encoding, komi)
+    return Settings(rules=rules, compare=compare, komi=komi, encoding=encoding,
+                    limits=limits_of(limit), **choices)
+
+
 def validate(rules: Iterable[str], encoding: str | None, komi: float | None = None) -> None:
     """Usage errors (exit 2) for unknown rulesets, encodings or komi, before any file is read."""
     from sgfcheck.records.encoding import codec_for

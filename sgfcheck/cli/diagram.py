@@ -19,11 +19,10 @@ from sgfcheck.cli.common import (
     SeedOption,
     check_writable,
     examples,
-    limits_of,
     not_an_input,
     say,
+    settings_of,
     usage_error,
-    validate,
     write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
@@ -77,15 +76,13 @@ def diagram(
     'seki', 'uncertain', 'concerned') and data-point="D4", for CSS. Exit status: 0 drawn,
     2 usage error or unreadable input.
     """
-    validate([rules], encoding, komi)
-    limits = limits_of(limit)
+    settings = settings_of(rules, komi, encoding, limit, move=move, dead_stones=dead_stones,
+                           seed=seed, engine=engine)
     check_writable("--output", output)
     not_an_input("--output", output, [file])
     suffix = output.suffix.lower() if output is not None else ".svg"
     if suffix not in (".svg", ".png"):
         raise usage_error(f"--output {output}: write .svg or .png")
-    settings = Settings(rules=rules, komi=komi, move=move, encoding=encoding,
-                        dead_stones=dead_stones, seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.common import one_game
     from sgfcheck.output.formats import diagram_png, diagram_svg
     from sgfcheck.output.svg import PngUnavailable

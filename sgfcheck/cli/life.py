@@ -24,16 +24,15 @@ from sgfcheck.cli.common import (
     each_input,
     examples,
     format_option,
-    limits_of,
     load,
     not_an_input,
     output_format,
     seconds_of,
-    validate,
+    settings_of,
     width,
 )
 from sgfcheck.output.formats import Style
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.settings import DeadStoneChoice, EngineName
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -67,14 +66,13 @@ def life(
     Exit status: 0, 1 when a game could not be judged or an engine failed, 2 usage error or
     unreadable input.
     """
-    validate([rules], encoding, komi)
-    limits = limits_of(limit)
+    settings = settings_of(rules, komi, encoding, limit, move=move, dead_stones=dead_stones,
+                           seed=seed, engine=engine)
+    limits = settings.limits
     seconds_of(timeout)
     fmt = output_format("life", format_name, output)
     not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
-    settings = Settings(rules=rules, komi=komi, move=move, dead_stones=dead_stones, seed=seed,
-                        engine=engine, encoding=encoding, limits=limits)
     from sgfcheck.cli.exits import life_status
     from sgfcheck.scoring.lifefile import life_loaded
 

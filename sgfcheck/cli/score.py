@@ -27,18 +27,17 @@ from sgfcheck.cli.common import (
     each_input,
     examples,
     format_option,
-    limits_of,
     load,
     names,
     not_an_input,
     output_format,
     seconds_of,
+    settings_of,
     usage_error,
-    validate,
     width,
 )
 from sgfcheck.output.formats import Style
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.settings import DeadStoneChoice, EngineName
 
 AllRulesOption = Annotated[bool, typer.Option("--all-rules", metavar="",
                                               help="A row for every preset (as --compare with "
@@ -92,17 +91,16 @@ def score(
         from sgfcheck.rules.presets import PRESETS
 
         rows = tuple(PRESETS)
-    validate([*rows, rules], encoding, komi)
     if dead and alive:
         raise usage_error("--dead and --alive exclude each other")
-    limits = limits_of(limit)
+    settings = settings_of(rules, komi, encoding, limit, compare=rows, dead=dead_points(dead),
+                           alive=alive, move=move, dead_stones=dead_stones, seed=seed,
+                           engine=engine)
+    limits = settings.limits
     seconds_of(timeout)
     fmt = output_format("score", format_name, output)
     not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
-    settings = Settings(rules=rules, compare=rows, dead=dead_points(dead), alive=alive,
-                        move=move, komi=komi, encoding=encoding, dead_stones=dead_stones,
-                        seed=seed, engine=engine, limits=limits)
     from sgfcheck.cli.exits import score_status
     from sgfcheck.scoring.adjudicate import score_loaded
 

@@ -19,15 +19,14 @@ from sgfcheck.cli.common import (
     SeedOption,
     check_writable,
     examples,
-    limits_of,
     not_an_input,
     say,
-    validate,
+    settings_of,
     write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
 from sgfcheck.escaping import visible
-from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
+from sgfcheck.settings import DeadStoneChoice, EngineName
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 
@@ -62,14 +61,12 @@ def view(
     by sgfcheck and embedded as data: the page only draws it, and fetches nothing. Exit status:
     0 written, 2 usage error or unreadable input.
     """
-    validate([rules], encoding, komi)
-    limits = limits_of(limit)
-    check_writable("--output", output)
-    not_an_input("--output", output, [file])
     from sgfcheck.rules.presets import PRESETS
 
-    settings = Settings(rules=rules, komi=komi, encoding=encoding, dead_stones=dead_stones,
-                        seed=seed, engine=engine, limits=limits, compare=tuple(PRESETS))
+    settings = settings_of(rules, komi, encoding, limit, compare=tuple(PRESETS),
+                           dead_stones=dead_stones, seed=seed, engine=engine)
+    check_writable("--output", output)
+    not_an_input("--output", output, [file])
     from sgfcheck.cli.common import one_game
     from sgfcheck.output.formats import view_html
     from sgfcheck.replay.story import story_of
