@@ -7,22 +7,12 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    CompareOption,
-    DeadStonesOption,
-    EncodingOption,
-    EngineOption,
-    KomiOption,
-    LimitOption,
-    RecordArgument,
-    RulesOption,
-    SeedOption,
     check_writable,
     examples,
-    names,
     not_the_input,
     say,
-    settings_of,
     usage_error,
     write_file,
 )
@@ -37,7 +27,7 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck annotate fox.sgf -o fixed.sgf --fix komi,rules",
     "sgfcheck annotate game.sgf -o checked.sgf --dead-stones katago --compare chinese,aga"))
 def annotate(
-    file: RecordArgument,
+    file: options.Record,
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The annotated SGF to write (never the input).",
                                          show_default=False)],
@@ -45,14 +35,14 @@ def annotate(
         metavar="WHAT,...", help="Also rewrite these properties as sgfcheck read them: komi "
         "(KM; the komi RE matches under, when that is not the record's), rules (RU, when it "
         "was missing, unknown, or RE matches under other rules).")] = None,
-    rules: RulesOption = "auto",
-    compare: CompareOption = None,
-    komi: KomiOption = None,
-    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
-    seed: SeedOption = 0,
-    engine: EngineOption = EngineName.AUTO,
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
+    rules: options.Rules = "auto",
+    compare: options.Compare = None,
+    komi: options.Komi = None,
+    dead_stones: options.DeadStones = DeadStoneChoice.AUTO,
+    seed: options.Seed = 0,
+    engine: options.Engine = EngineName.AUTO,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
 ) -> None:
     """Write a copy of a record with the findings, verdicts and territory in it, for SGF editors.
 
@@ -65,13 +55,13 @@ def annotate(
     """
     from sgfcheck.output.annotate import FIXABLE
 
-    wanted = frozenset(names(fix))
+    wanted = frozenset(options.names(fix))
     unknown = sorted(wanted - set(FIXABLE))
     if unknown:
         raise usage_error(f"--fix: {', '.join(unknown)}: only {', '.join(FIXABLE)} can be fixed")
-    rows = names(compare)
-    settings = settings_of(rules, komi, encoding, limit, compare=rows, dead_stones=dead_stones,
-                           seed=seed, engine=engine)
+    rows = options.names(compare)
+    settings = options.settings_of(rules, komi, encoding, limit, compare=rows,
+                                   dead_stones=dead_stones, seed=seed, engine=engine)
     check_writable("--output", output)
     not_the_input(file, output)
     from sgfcheck.cli.common import one_record

@@ -10,21 +10,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    EncodingOption,
-    EngineOption,
-    FollowLinksOption,
-    KomiOption,
-    LimitOption,
-    QuietOption,
-    RulesOption,
-    WideOption,
     check_writable,
     examples,
     not_an_input,
     say,
-    seconds_of,
-    settings_of,
     usage_error,
     width,
     write_file,
@@ -86,8 +77,8 @@ def batch(
                                            "limit) for sgfcheck's own work; a file that takes "
                                            "longer is a row with SGF031. Where an engine may be "
                                            "asked, its --limit engine-file comes on top.")] = 30.0,
-    rules: RulesOption = "auto",
-    komi: KomiOption = None,
+    rules: options.Rules = "auto",
+    komi: options.Komi = None,
     fail_on: Annotated[
         FailPolicy, typer.Option(help="Exit 1 when: error (any error finding or unreadable "
                                  "input), illegal (an illegal move), mismatch (an RE mismatch), "
@@ -133,26 +124,26 @@ def batch(
                                   "games (illegal moves, errors, results that do not match), "
                                   "each with its board (the first 500).")
     ] = None,
-    encoding: EncodingOption = None,
+    encoding: options.Encoding = None,
     dead_stones: Annotated[
         DeadStoneChoice,
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
                      "an archive run asks for the estimate (auto).")
     ] = DeadStoneChoice.MARKUP,
-    engine: EngineOption = EngineName.AUTO,
-    limit: LimitOption = None,
-    follow_links: FollowLinksOption = False,
-    wide: WideOption = False,
-    quiet: QuietOption = False,
+    engine: options.Engine = EngineName.AUTO,
+    limit: options.Limit = None,
+    follow_links: options.FollowLinks = False,
+    wide: options.Wide = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Check and score every game of an archive; one report row per game, a summary at the end.
 
     Exit status per --fail-on (default: 1 on any error finding or unreadable input), 2 on a usage
     error.
     """
-    seconds_of(timeout)
-    settings = settings_of(rules, komi, encoding, limit, follow_links=follow_links,
-                           dead_stones=dead_stones, engine=engine, timeout=timeout)
+    options.seconds_of(timeout)
+    settings = options.settings_of(rules, komi, encoding, limit, follow_links=follow_links,
+                                   dead_stones=dead_stones, engine=engine, timeout=timeout)
     if not inputs:
         inputs, settings = _the_runs_own(ctx, resume)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),

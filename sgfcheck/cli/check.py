@@ -6,23 +6,12 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    EncodingOption,
-    FollowLinksOption,
-    InputsArgument,
-    KomiOption,
-    LimitOption,
-    OutputFileOption,
-    QuietOption,
-    RulesOption,
-    WideOption,
     each_input,
     examples,
-    format_option,
     load,
     not_an_input,
-    output_format,
-    settings_of,
     width,
 )
 from sgfcheck.output.formats import Style
@@ -37,15 +26,15 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck check --rules japanese:ko=positional --variations game.sgf",
     "sgfcheck check --limit file-size=1M --limit nodes=100000 upload.sgf"))
 def check(
-    files: InputsArgument,
-    rules: RulesOption = "auto",
+    files: options.Inputs,
+    rules: options.Rules = "auto",
     ko: Annotated[KoRule | None, typer.Option(
         help="The ko rule, whatever the ruleset says: simple, positional, situational or "
         "natural-situational.", show_default=False)] = None,
     suicide: Annotated[SuicideRule | None, typer.Option(
         help="The suicide rule, whatever the ruleset says: forbidden, multi-stone (single-stone "
         "suicide stays illegal) or allowed.", show_default=False)] = None,
-    komi: KomiOption = None,
+    komi: options.Komi = None,
     variations: Annotated[
         bool, typer.Option("--variations", metavar="",
                            help="Check every line of the game tree, not only the main line (a "
@@ -58,25 +47,25 @@ def check(
                      help="For every move illegal under at least one preset, its verdict "
                      "under every preset, side by side."),
     ] = False,
-    format_name: Annotated[str | None, format_option("check")] = None,
-    output: OutputFileOption = None,
-    encoding: EncodingOption = None,
+    format_name: Annotated[str | None, options.format_option("check")] = None,
+    output: options.OutputFile = None,
+    encoding: options.Encoding = None,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", metavar="", help="Also show info findings in "
                            "tables (normalisations such as KM[6.50] -> 6.5).")
     ] = False,
-    limit: LimitOption = None,
-    follow_links: FollowLinksOption = False,
-    wide: WideOption = False,
-    quiet: QuietOption = False,
+    limit: options.Limit = None,
+    follow_links: options.FollowLinks = False,
+    wide: options.Wide = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Replay each game and report every illegal move.
 
     Exit status: 0 clean, 1 illegal moves or errors found, 2 usage error or unreadable input.
     """
-    settings = settings_of(rules, komi, encoding, limit, ko=ko, suicide=suicide,
-                           variations=variations, all_rules=all_rules)
-    fmt = output_format("check", format_name, output)
+    settings = options.settings_of(rules, komi, encoding, limit, ko=ko, suicide=suicide,
+                                   variations=variations, all_rules=all_rules)
+    fmt = options.output_format("check", format_name, output)
     not_an_input("--output", output, files)
     from sgfcheck.cli.exits import check_status
     from sgfcheck.replay.check import check_loaded

@@ -1,6 +1,8 @@
-"""What the commands share: the options every command spells the same way, the settings built
-from them, usage errors, safe printing, the width of text, and the loop that reads each input,
-hands it to the library and prints its report (its progress display: :mod:`sgfcheck.cli.progress`).
+"""What the commands share: usage errors, safe printing, the width of text, the one record of
+``diagram``, ``annotate`` and ``view``, writing files, and the loop that reads each input, hands
+it to the library and prints its report (its progress display: :mod:`sgfcheck.cli.progress`; the
+options every command spells the same way and the settings made from them:
+:mod:`sgfcheck.cli.options`).
 
 Only light modules are imported here (Typer, the settings and rules records, the limits): a
 command imports the library when it runs, so ``sgfcheck --version`` and ``--help`` start fast.
@@ -15,16 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from sgfcheck.cli.exits import ExitStatus, OutputFailed, over_inputs, worse
 from sgfcheck.cli.progress import Tracker
 from sgfcheck.escaping import terminal_text, visible
-from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
+from sgfcheck.limits import Limits
 from sgfcheck.output.formats import OutputFormat, Style
-from sgfcheck.settings import DeadStoneChoice, EngineName
 
 if TYPE_CHECKING:
 
@@ -37,94 +38,6 @@ if TYPE_CHECKING:
 def examples(*lines: str) -> str:
     """A command's epilog: examples, one a paragraph (so that help keeps them apart)."""
     return "Examples:\n\n" + "\n\n".join(f"  {line}" for line in lines)
-
-
-# --- options every command spells the same way --------------------------------------------------
-
-RULES_HELP = ("The game's ruleset: 'auto' (from RU), a preset (see sgfcheck rules), "
-              "preset:param=value,... or a KataGo rule string.")
-RulesOption = Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)]
-def _komi_number(text: str) -> float:
-    """``--komi``'s value as a number, or a usage error in sgfcheck's words (not the option
-    parser's)."""
-    if isinstance(text, float):
-        return text
-    try:
-        return float(text.strip())
-    except ValueError:
-        raise typer.BadParameter(f"{visible(text)[:40]!r} is not a number of points (such as "
-                                 "6.5, 0 or -3)") from None
-
-
-KomiOption = Annotated[float | None, typer.Option(
-    "--komi", metavar="X", help="The komi, whatever KM says (every count and engine uses it; "
-    "the result check reads no other).", show_default=False, parser=_komi_number)]
-DEAD_STONES_HELP = (
-    "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
-    "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
-    "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
-    "Go 3.8: Debian package gnugo, or SGFCHECK_GNUGO), katago (ask KataGo: sgfcheck engines "
-    "install katago), none (every stone alive). An engine that fails is finding LIF001 or "
-    "LIF002, and only the stones proven dead are removed.")
-DeadStonesOption = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
-                                                           help=DEAD_STONES_HELP)]
-SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
-SeedOption = Annotated[int, typer.Option("--seed", metavar="N", help=SEED_HELP)]
-ENGINE_HELP = (
-    "The engine the estimate asks, with --dead-stones auto or estimate: auto (a second "
-    "opinion: KataGo where installed, else GNU Go, counts again a game whose verdict on the "
-    "estimate's dead stones would be a mismatch or stays open because of them; a mismatch "
-    "needs both, an open verdict is decided where the engine's count gives RE), katago (also "
-    "the chains the estimate cannot decide: uncertain, or decided with a confidence under 0.7; "
-    "one network evaluation, only for a position with such a chain; sgfcheck engines install "
-    "katago), gnugo (the same chains, asked of GNU Go) or none (the estimate alone). Each "
-    "chain's source says who decided it. Also SGFCHECK_ENGINE.")
-EngineOption = Annotated[EngineName, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
-                                                  help=ENGINE_HELP)]
-EncodingOption = Annotated[str | None, typer.Option(
-    "--encoding", metavar="CODEC", help="Read every file in this encoding, whatever CA says.",
-    show_default=False)]
-LIMIT_HELP_TEXT = (
-    "A limit on the work one file may cause, NAME=VALUE, repeatable; a limit reached is finding "
-    "SGF035 on that file. Names and defaults: "
-    + ", ".join(DEFAULT_LIMITS.describe(name.replace("-", "_")) for name in LIMIT_HELP)
-    + " (memory: MB per batch worker; read-wait: seconds for a pipe or FIFO).")
-LimitOption = Annotated[list[str] | None, typer.Option(
-    "--limit", metavar="NAME=VALUE", help=LIMIT_HELP_TEXT, show_default=False)]
-EngineTimeoutOption = Annotated[float, typer.Option(
-    "--timeout", metavar="S", help="Seconds the engines (KataGo, GNU Go) may take over the "
-    "whole command (0: no bound); past it games are counted without them, each said with "
-    "finding LIF003. One game and one file have bounds of their own: --limit engine-game, "
-    "engine-file.")]
-FollowLinksOption = Annotated[bool, typer.Option(
-    "--follow-links", metavar="", help="Follow a folder's symbolic links that lead out of it "
-    "(by default they are listed as not read: a folder from strangers reads nothing beside "
-    "it). Links inside a folder are always read, once.")]
-WideOption = Annotated[bool, typer.Option(
-    "--wide", metavar="", help="Tables as wide as they are: every column, no wrapping (default: "
-    "fit the terminal, COLUMNS, or 100 columns).")]
-QuietOption = Annotated[bool, typer.Option(
-    "--quiet", "-q", metavar="", help="No progress display (it only ever shows on a terminal, "
-    "on standard error).")]
-MoveOption = Annotated[int | None, typer.Option(
-    "--move", metavar="N", help="The position after this move instead of the final one (a "
-    "move past the end of a game is a usage error, before any file is done).",
-    show_default=False)]
-CompareOption = Annotated[str | None, typer.Option(
-    "--compare", metavar="NAME,...", help="Rulesets counted beside the game's own, "
-    "comma-separated (default: tromp-taylor, chinese, japanese, aga and stone-scoring).",
-    show_default=False)]
-InputsArgument = Annotated[list[str], typer.Argument(
-    metavar="INPUT", show_default=False,
-    help="Records (SGF, GIB, NGF, UGF), folders (recursive), globs, .zip/.tar/.tar.gz archives, "
-         "or '-' for one record on standard input.")]
-RecordArgument = Annotated[str, typer.Argument(
-    metavar="FILE", help="A record (SGF, GIB, NGF, UGF), or '-' for standard input.",
-    show_default=False)]
-OutputFileOption = Annotated[Path | None, typer.Option(
-    "--output", "-o", metavar="FILE", help="Write the output to this file instead of standard "
-    "output; its name gives the format unless --format does (.html, .json or .jsonl, .csv, "
-    ".md, .txt).", show_default=False)]
 
 
 # --- errors and printing ----------------------------------------------------------------------
@@ -152,75 +65,6 @@ def width(wide: bool) -> int | None:
     import shutil
 
     return None if wide else max(40, shutil.get_terminal_size((100, 24)).columns)
-
-
-def names(text: str | None) -> tuple[str, ...]:
-    """A comma-separated option's values."""
-    return tuple(n.strip() for n in text.split(",") if n.strip()) if text else ()
-
-
-# --- settings -------------------------------------------------------------------------------
-
-
-def seconds_of(timeout: float) -> float:
-    """``--timeout`` checked: seconds from 0 (no limit) to 86400."""
-    if not 0 <= timeout <= 86400:  # also false for nan
-        raise usage_error("--timeout takes seconds from 0 (no limit) to 86400")
-    return timeout
-
-
-def limits_of(specs: list[str] | None) -> Limits:
-    try:
-        return DEFAULT_LIMITS.with_specs(specs or [])
-    except ValueError as exc:
-        raise usage_error(str(exc)) from None
-
-
-def settings_of(rules: str, komi: float | None, encoding: str | None, limit: list[str] | None,
-                *, compare: tuple[str, ...] = (), **choices: Any) -> Settings:
-    """The settings of a command: the options every command spells the same way (``--rules``,
-    ``--compare``, ``--komi``, ``--encoding``, ``--limit``), each checked first (an unknown
-    ruleset, encoding, komi or limit is a usage error, exit 2, before any file is read), and the
-    command's own choices."""
-    from sgfcheck.settings import Settings
-
-    validate([*compare, rules], encoding, komi)
-    return Settings(rules=rules, compare=compare, komi=komi, encoding=encoding,
-                    limits=limits_of(limit), **choices)
-
-
-def validate(rules: Iterable[str], encoding: str | None, komi: float | None = None) -> None:
-    """Usage errors (exit 2) for unknown rulesets, encodings or komi, before any file is read."""
-    from sgfcheck.records.encoding import codec_for
-    from sgfcheck.rules.ruleset import komi_value
-    from sgfcheck.rules.spellings import parse_rules_string
-
-    if komi is not None:
-        try:
-            komi_value(komi)
-        except ValueError as exc:
-            raise usage_error(f"--komi: {exc}") from None
-    for name in rules:
-        if name != "auto":
-            try:
-                parse_rules_string(name)
-            except ValueError as exc:
-                raise usage_error(str(exc)) from None
-    if encoding is not None and codec_for(encoding) is None:
-        raise usage_error(f"unknown encoding {encoding!r}")
-
-
-def dead_points(text: str | None) -> tuple[str, ...]:
-    """``--dead D4,Q16``: the points, each a usage error unless it is a point name."""
-    from sgfcheck.points import parse_point_name
-
-    points = names(text)
-    for name in points:
-        try:
-            parse_point_name(name, 52, 52)
-        except ValueError:
-            raise usage_error(f"--dead: {name!r} is not a point like D4") from None
-    return points
 
 
 # --- the one record of diagram, annotate and view ---------------------------------------------
@@ -587,42 +431,3 @@ def _each_record(inputs: Iterable[LoadedFile | Skipped],
             tally.done += 1
             tally.worst = worse(tally.worst, found)
     return tally
-
-
-# --- formats ----------------------------------------------------------------------------------
-
-
-def format_option(command: str) -> Any:
-    """The ``--format`` option of a command: the formats registered for it
-    (:mod:`sgfcheck.output.formats`), the first by default."""
-    from sgfcheck.output.formats import FORMATS
-
-    choices = FORMATS[command]
-    helps = "; ".join(f"{name}: {fmt.help}" for name, fmt in choices.items())
-    first = next(iter(choices))
-    return typer.Option("--format", metavar="|".join(choices), show_default=False,
-                        help=f"{helps}. Default: what --output's name says, else {first}.")
-
-
-def output_format(command: str, name: str | None, output: Path | None = None) -> OutputFormat:
-    """The format of a command's output: ``--format``, else what ``--output``'s name says
-    (``page.html``), else the first registered; a usage error (before any work) for a format the
-    command does not write, or a name that says another format than ``--format``. The output
-    file is checked writable here too."""
-    from sgfcheck.output.formats import FORMATS
-
-    choices = FORMATS[command]
-    said = None if output is None else SUFFIX_FORMATS.get(output.suffix.lower())
-    if name is None:
-        if said is not None and said not in choices:
-            raise usage_error(f"--output {output}: the name says {said}; {command} writes "
-                              + ", ".join(choices))
-        name = said or next(iter(choices))
-    elif said is not None and said != name:
-        raise usage_error(f"--format {name} but --output {output} says {said}: give one, or "
-                          "names that agree")
-    found = choices.get(name)
-    if found is None:
-        raise usage_error(f"--format {name!r}: {command} writes " + ", ".join(choices))
-    check_writable("--output", output)
-    return found

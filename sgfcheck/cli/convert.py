@@ -7,16 +7,13 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    EncodingOption,
-    LimitOption,
     check_writable,
     examples,
-    limits_of,
     not_the_input,
     say,
     usage_error,
-    validate,
     width,
     write_file,
 )
@@ -34,16 +31,16 @@ def convert(
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The SGF file to write.",
                                          show_default=False)],
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
 ) -> None:
     """Write a GIB, NGF or UGF record as SGF (UTF-8), saying what its format could not tell.
 
     Exit status: 0 written, 1 written with an error finding (a line that is not a move...),
     2 usage error or unreadable input. The input is never changed.
     """
-    validate(["auto"], encoding)
-    limits = limits_of(limit)
+    options.validate(["auto"], encoding)
+    limits = options.limits_of(limit)
     check_writable("--output", output)
     not_the_input(str(file), output)
     from sgfcheck.output.text import wrap_line

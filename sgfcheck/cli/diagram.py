@@ -8,20 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    DeadStonesOption,
-    EncodingOption,
-    EngineOption,
-    KomiOption,
-    LimitOption,
-    RecordArgument,
-    RulesOption,
-    SeedOption,
     check_writable,
     examples,
     not_an_input,
     say,
-    settings_of,
     usage_error,
     write_file,
 )
@@ -41,7 +33,7 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck diagram game.sgf --rules chinese --move 180 --numbers -o move180.png",
     "sgfcheck diagram game.sgf --illegal -o illegal.svg"))
 def diagram(
-    file: RecordArgument,
+    file: options.Record,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write here: .svg, or .png (needs the png "
         "extra). Default: SVG on standard output.", show_default=False)] = None,
@@ -50,8 +42,8 @@ def diagram(
     move: Annotated[int | None, typer.Option(
         metavar="N", help="The position after this move (default: the end); with --illegal, "
         "the illegal move N.")] = None,
-    rules: RulesOption = "auto",
-    komi: KomiOption = None,
+    rules: options.Rules = "auto",
+    komi: options.Komi = None,
     illegal: Annotated[bool, typer.Option(
         "--illegal", metavar="", help="Draw an illegal move (the first, or --move N) on the "
         "position before it, with the stones it concerns.")] = False,
@@ -61,11 +53,11 @@ def diagram(
                                         "stones, territory or seki marks.")] = False,
     legend: Annotated[bool, typer.Option("--legend", metavar="", help="Add the meaning of "
                                          "every mark under the board.")] = False,
-    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
-    seed: SeedOption = 0,
-    engine: EngineOption = EngineName.AUTO,
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
+    dead_stones: options.DeadStones = DeadStoneChoice.AUTO,
+    seed: options.Seed = 0,
+    engine: options.Engine = EngineName.AUTO,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
 ) -> None:
     """Draw a position as SVG or PNG, with its dead stones and territory, or an illegal move.
 
@@ -76,8 +68,8 @@ def diagram(
     'seki', 'uncertain', 'concerned') and data-point="D4", for CSS. Exit status: 0 drawn,
     2 usage error or unreadable input.
     """
-    settings = settings_of(rules, komi, encoding, limit, move=move, dead_stones=dead_stones,
-                           seed=seed, engine=engine)
+    settings = options.settings_of(rules, komi, encoding, limit, move=move,
+                                   dead_stones=dead_stones, seed=seed, engine=engine)
     check_writable("--output", output)
     not_an_input("--output", output, [file])
     suffix = output.suffix.lower() if output is not None else ".svg"

@@ -6,29 +6,12 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    DeadStonesOption,
-    EncodingOption,
-    EngineOption,
-    EngineTimeoutOption,
-    FollowLinksOption,
-    InputsArgument,
-    KomiOption,
-    LimitOption,
-    MoveOption,
-    OutputFileOption,
-    QuietOption,
-    RulesOption,
-    SeedOption,
-    WideOption,
     each_input,
     examples,
-    format_option,
     load,
     not_an_input,
-    output_format,
-    seconds_of,
-    settings_of,
     width,
 )
 from sgfcheck.output.formats import Style
@@ -42,35 +25,35 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck life --move 150 --format json game.sgf",
     "sgfcheck life --dead-stones gnugo game.sgf"))
 def life(
-    files: InputsArgument,
-    move: MoveOption = None,
-    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
-    seed: SeedOption = 0,
-    engine: EngineOption = EngineName.AUTO,
-    rules: RulesOption = "auto",
-    komi: KomiOption = None,
-    format_name: Annotated[str | None, format_option("life")] = None,
-    output: OutputFileOption = None,
+    files: options.Inputs,
+    move: options.Move = None,
+    dead_stones: options.DeadStones = DeadStoneChoice.AUTO,
+    seed: options.Seed = 0,
+    engine: options.Engine = EngineName.AUTO,
+    rules: options.Rules = "auto",
+    komi: options.Komi = None,
+    format_name: Annotated[str | None, options.format_option("life")] = None,
+    output: options.OutputFile = None,
     every: Annotated[bool, typer.Option(
         "--all", metavar="", help="List every chain in the table (by default the chains no one "
         "doubts alive are counted, not listed).")] = False,
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
-    timeout: EngineTimeoutOption = 0.0,
-    follow_links: FollowLinksOption = False,
-    wide: WideOption = False,
-    quiet: QuietOption = False,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
+    timeout: options.EngineTimeout = 0.0,
+    follow_links: options.FollowLinks = False,
+    wide: options.Wide = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Show the status of every chain: alive, dead, seki or unknown, and who decided it.
 
     Exit status: 0, 1 when a game could not be judged or an engine failed, 2 usage error or
     unreadable input.
     """
-    settings = settings_of(rules, komi, encoding, limit, move=move, dead_stones=dead_stones,
-                           seed=seed, engine=engine)
+    settings = options.settings_of(rules, komi, encoding, limit, move=move,
+                                   dead_stones=dead_stones, seed=seed, engine=engine)
     limits = settings.limits
-    seconds_of(timeout)
-    fmt = output_format("life", format_name, output)
+    options.seconds_of(timeout)
+    fmt = options.output_format("life", format_name, output)
     not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
     from sgfcheck.cli.exits import life_status

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    WideOption,
     check_writable,
     examples,
     say,
@@ -48,7 +48,7 @@ def report_merge(
     duplicates: Annotated[Path | None, typer.Option(
         "--duplicates", metavar="FILE", help="Write every duplicate group (across all parts) "
         "to this JSON file.")] = None,
-    wide: WideOption = False,
+    wide: options.Wide = False,
 ) -> None:
     """Join the parts of a batch --out-dir run into one report, recompute its summary and find
     the duplicates across all parts.

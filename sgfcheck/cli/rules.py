@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from sgfcheck.cli.common import WideOption, examples, width
+from sgfcheck.cli import options
+from sgfcheck.cli.common import examples, width
 from sgfcheck.status import StrEnum
 
 
@@ -22,7 +23,7 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 def list_rules(
     output_format: Annotated[RulesFormat, typer.Option("--format", help="text or json.")
                              ] = RulesFormat.text,
-    wide: WideOption = False,
+    wide: options.Wide = False,
 ) -> None:
     """List the ruleset presets and every parameter."""
     from sgfcheck.output.formats import rules_json, rules_text

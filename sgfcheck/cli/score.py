@@ -7,32 +7,12 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    CompareOption,
-    DeadStonesOption,
-    EncodingOption,
-    EngineOption,
-    EngineTimeoutOption,
-    FollowLinksOption,
-    InputsArgument,
-    KomiOption,
-    LimitOption,
-    MoveOption,
-    OutputFileOption,
-    QuietOption,
-    RulesOption,
-    SeedOption,
-    WideOption,
-    dead_points,
     each_input,
     examples,
-    format_option,
     load,
-    names,
     not_an_input,
-    output_format,
-    seconds_of,
-    settings_of,
     usage_error,
     width,
 )
@@ -58,25 +38,25 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck score --dead D4,Q16 --move 200 game.sgf",
     "sgfcheck score --dead-stones katago --format json games/*.sgf"))
 def score(
-    files: InputsArgument,
-    rules: RulesOption = "auto",
-    compare: CompareOption = None,
+    files: options.Inputs,
+    rules: options.Rules = "auto",
+    compare: options.Compare = None,
     all_rules: AllRulesOption = False,
     dead: DeadOption = None,
     alive: AliveOption = False,
-    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
-    seed: SeedOption = 0,
-    engine: EngineOption = EngineName.AUTO,
-    move: MoveOption = None,
-    komi: KomiOption = None,
-    format_name: Annotated[str | None, format_option("score")] = None,
-    output: OutputFileOption = None,
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
-    timeout: EngineTimeoutOption = 0.0,
-    follow_links: FollowLinksOption = False,
-    wide: WideOption = False,
-    quiet: QuietOption = False,
+    dead_stones: options.DeadStones = DeadStoneChoice.AUTO,
+    seed: options.Seed = 0,
+    engine: options.Engine = EngineName.AUTO,
+    move: options.Move = None,
+    komi: options.Komi = None,
+    format_name: Annotated[str | None, options.format_option("score")] = None,
+    output: options.OutputFile = None,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
+    timeout: options.EngineTimeout = 0.0,
+    follow_links: options.FollowLinks = False,
+    wide: options.Wide = False,
+    quiet: options.Quiet = False,
     answers: Annotated[bool, typer.Option(
         "--answers", metavar="", help="One line a game: the verdict on RE and the count it "
         "rests on, nothing else (text and markdown).")] = False,
@@ -86,19 +66,19 @@ def score(
     Exit status: 0 every scored result matches (or is not a score), 1 a mismatch or an error
     finding, 3 no mismatch but an unverifiable result, 2 usage error or unreadable input.
     """
-    rows = names(compare)
+    rows = options.names(compare)
     if all_rules:
         from sgfcheck.rules.presets import PRESETS
 
         rows = tuple(PRESETS)
     if dead and alive:
         raise usage_error("--dead and --alive exclude each other")
-    settings = settings_of(rules, komi, encoding, limit, compare=rows, dead=dead_points(dead),
-                           alive=alive, move=move, dead_stones=dead_stones, seed=seed,
-                           engine=engine)
+    settings = options.settings_of(rules, komi, encoding, limit, compare=rows,
+                                   dead=options.dead_points(dead), alive=alive, move=move,
+                                   dead_stones=dead_stones, seed=seed, engine=engine)
     limits = settings.limits
-    seconds_of(timeout)
-    fmt = output_format("score", format_name, output)
+    options.seconds_of(timeout)
+    fmt = options.output_format("score", format_name, output)
     not_an_input("--output", output, files)
     inputs = load(files, encoding, limits, move, follow_links)
     from sgfcheck.cli.exits import score_status

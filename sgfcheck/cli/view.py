@@ -8,20 +8,12 @@ from typing import Annotated
 
 import typer
 
+from sgfcheck.cli import options
 from sgfcheck.cli.common import (
-    DeadStonesOption,
-    EncodingOption,
-    EngineOption,
-    KomiOption,
-    LimitOption,
-    RecordArgument,
-    RulesOption,
-    SeedOption,
     check_writable,
     examples,
     not_an_input,
     say,
-    settings_of,
     write_file,
 )
 from sgfcheck.cli.exits import ExitStatus
@@ -35,19 +27,19 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     "sgfcheck view game.sgf -o game.html",
     "sgfcheck view collection.sgf --game 3 --rules chinese -o game3.html"))
 def view(
-    file: RecordArgument,
+    file: options.Record,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Write the page here (default: standard "
         "output).", show_default=False)] = None,
     game_no: Annotated[int, typer.Option("--game", metavar="N", min=1,
                                          help="Which game of a collection.")] = 1,
-    rules: RulesOption = "auto",
-    komi: KomiOption = None,
-    dead_stones: DeadStonesOption = DeadStoneChoice.AUTO,
-    seed: SeedOption = 0,
-    engine: EngineOption = EngineName.AUTO,
-    encoding: EncodingOption = None,
-    limit: LimitOption = None,
+    rules: options.Rules = "auto",
+    komi: options.Komi = None,
+    dead_stones: options.DeadStones = DeadStoneChoice.AUTO,
+    seed: options.Seed = 0,
+    engine: options.Engine = EngineName.AUTO,
+    encoding: options.Encoding = None,
+    limit: options.Limit = None,
 ) -> None:
     """A game as one self-contained HTML page to step through: every move, every ruleset, the
     count at the end.
@@ -63,8 +55,8 @@ def view(
     """
     from sgfcheck.rules.presets import PRESETS
 
-    settings = settings_of(rules, komi, encoding, limit, compare=tuple(PRESETS),
-                           dead_stones=dead_stones, seed=seed, engine=engine)
+    settings = options.settings_of(rules, komi, encoding, limit, compare=tuple(PRESETS),
+                                   dead_stones=dead_stones, seed=seed, engine=engine)
     check_writable("--output", output)
     not_an_input("--output", output, [file])
     from sgfcheck.cli.common import one_game
