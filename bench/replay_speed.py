@@ -49,17 +49,14 @@ def sgfmill_naive_superko(data: bytes) -> int:
     seen = set()
     repeats = 0
     for colour, move in plays:
-        if move is None:
-            continue
-        row, col = move
-        try:  # noqa: SIM105 - plain try is the cheapest baseline
-            board.play(row, col, colour)
-        except ValueError:
-            pass
-        snapshot = tuple(tuple(r) for r in board.board)
-        if snapshot in seen:
-            repeats += 1
-        seen.add(snapshot)
+        if move is not None:  # each position after a move, kept whole: the naive way
+            try:  # noqa: SIM105 - plain try is the cheapest baseline
+                board.play(move[0], move[1], colour)
+            except ValueError:
+                pass
+            snapshot = tuple(tuple(r) for r in board.board)
+            repeats += snapshot in seen
+            seen.add(snapshot)
     return repeats
 
 
