@@ -73,6 +73,22 @@ class Position:
     def seki_stones(self) -> dict[Colour, list[int]]:
         return self._judged().seki_stones
 
+    def seki_alive(self) -> set[int]:
+        """The stones alive in seki: the chains of groups without two eyes that share a dame
+        point with such a group of the other colour (seki is mutual)."""
+        board, nbrs, dame = self.board, self.board.neighbours, set(self.dame)
+        in_seki = {BLACK: set(self.seki_stones[BLACK]), WHITE: set(self.seki_stones[WHITE])}
+        keep: set[int] = set()
+        for colour in (BLACK, WHITE):
+            other = in_seki[colour.opponent]
+            chains = {id(chain): chain for p in in_seki[colour]
+                      if (chain := board.chain_of[p]) is not None}
+            for chain in chains.values():
+                if any(q in dame and any(r in other for r in nbrs[q])
+                       for s in chain.stones for q in nbrs[s]):
+                    keep.update(chain.stones)
+        return keep
+
     @property
     def groups(self) -> dict[Colour, int]:
         """Independently living groups (regions not in seki) per colour, for the group tax."""

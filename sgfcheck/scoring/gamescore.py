@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.counting.band import Band
 from sgfcheck.counting.count import CountedPoints, Score, counted_points
 from sgfcheck.counting.judged import Judgement, Rows, Worked
@@ -20,7 +19,6 @@ from sgfcheck.findings import Finding
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position
 from sgfcheck.replay.check import CheckVerdict, FileReport, GameReport, verdict_of
-from sgfcheck.scoring.life import mutual_seki
 from sgfcheck.verdict.decision import Outcome, ResultCheck, Weighing
 from sgfcheck.verdict.readings import Reading
 
@@ -138,9 +136,7 @@ class GameScore:
 
     def seki_stones_of(self, score: Score) -> set[int]:
         """The stones alive in seki in the position ``score`` counts."""
-        end = self.scored_position(score)
-        return mutual_seki(end.board, end.seki_stones[BLACK], end.seki_stones[WHITE],
-                           set(end.dame))
+        return self.scored_position(score).seki_alive()
 
     @property
     def asked_scores(self) -> list[Score]:

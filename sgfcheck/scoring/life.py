@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sgfcheck.colour import BLACK, WHITE, Colour
+from sgfcheck.colour import Colour
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.position.analysis import analyse
-from sgfcheck.replay.board import Board, Chain
+from sgfcheck.replay.board import Board
 from sgfcheck.status import Source, Status
 
 
@@ -48,8 +48,7 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
     dead_points = set(dead.points) if known and dead is not None else set(proof.dead)
     verdicts = dead.judgement.by_point() if dead is not None and dead.judgement else {}
     position = analyse(board, dead_points)
-    seki = mutual_seki(board, position.seki_stones[BLACK], position.seki_stones[WHITE],
-                        set(position.dame))
+    seki = position.seki_alive()
     out = []
     for chain in board.chains():
         stones = sorted(chain.stones)
@@ -77,24 +76,3 @@ def chain_statuses(board: Board, dead: DeadStones | None) -> list[ChainStatus]:
                                status, source, conf,
                                verdict.shares if verdict is not None else None))
     return out
-
-
-def mutual_seki(board: Board, black: list[int], white: list[int], dame: set[int]) -> set[int]:
-    """Seki is mutual: keep the chains of groups without two eyes that share a dame point with
-    such a group of the other colour."""
-    nbrs = board.neighbours
-    in_seki = {BLACK: set(black), WHITE: set(white)}
-    keep: set[int] = set()
-    for colour in (BLACK, WHITE):
-        other = in_seki[colour.opponent]
-        chains: dict[int, Chain] = {}
-        for p in in_seki[colour]:
-            chain = board.chain_of[p]
-            if chain is not None:
-                chains[id(chain)] = chain
-        for chain in chains.values():
-            shared = any(q in dame and any(r in other for r in nbrs[q])
-                         for s in chain.stones for q in nbrs[s])
-            if shared:
-                keep.update(chain.stones)
-    return keep
