@@ -84,21 +84,22 @@ def test_settled_open_and_dame_points_of_a_built_position() -> None:
     assert count(game.position, rep, japanese.ruleset, handicap).result_text == "W+42.5"
     settled = counts.settled_count(japanese.ruleset)
     assert (settled.result_text, settled.black.settled) == ("W+16.5", 26)
-    band = band_of(settled, owners, finished=False)
+    band = band_of(settled.margin, settled.method.counts_stones, owners, finished=False)
     assert (band.settled, band.low, band.high) == (-16.5, -18.5, -14.5)
     assert band_text(band, board.name) == "W+14.5 .. W+18.5: open at C5"
     # Had the game ended with two passes, it would be counted as it stands (W+42.5, W+43.5):
     # no move in hand; D5 is worth nothing under territory counting, one point (the odd dame)
     # under area counting; and the band holds the count as it stands.
     as_it_stands = count(game.position, rep, japanese.ruleset, handicap)
-    band = band_of(as_it_stands, owners, finished=True)
+    band = band_of(as_it_stands.margin, as_it_stands.method.counts_stones, owners, finished=True)
     assert (band.settled, band.low, band.high) == (-42.5, -42.5, -15.5)
     area = count(game.position, rep, chinese.ruleset, handicap)
-    band = band_of(area, owners, finished=True)
+    band = band_of(area.margin, area.method.counts_stones, owners, finished=True)
     assert (band.settled, band.low, band.high) == (-43.5, -43.5, -15.5)
     # Without any ownership (an engine that gives none) every point the count gives nobody
     # is open but the dame.
-    band = band_of(as_it_stands, point_owners(game.position, None), finished=True)
+    band = band_of(as_it_stands.margin, as_it_stands.method.counts_stones,
+                   point_owners(game.position, None), finished=True)
     assert (band.settled, band.low, band.high) == (-42.5, -69.5, -15.5)
 
 

@@ -27,7 +27,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from sgfcheck.colour import BLACK, WHITE
-from sgfcheck.counting.count import Score
 from sgfcheck.position.owners import PointOwners
 
 
@@ -63,8 +62,10 @@ class Band:
         return None
 
 
-def band_of(score: Score, owners: PointOwners, finished: bool = False) -> Band:
-    """The band of one count (one reading, one way of the unsettled chains): its points the
+def band_of(margin: float, counts_stones: bool, owners: PointOwners,
+            finished: bool = False) -> Band:
+    """The band of one count (one reading, one way of the unsettled chains), read from its
+    margin (Black's) and whether its counting counts stones (area, stones): its points the
     count gives nobody, settled where both sides' ownership agrees, dame between living stones
     of both colours, open otherwise (see the module's text), holding the count. A stopped
     game's count already counts the settled points (:func:`sgfcheck.counting.count.count`'s
@@ -72,11 +73,11 @@ def band_of(score: Score, owners: PointOwners, finished: bool = False) -> Band:
     as it stands, no move left in hand), and its band's count with every settled decision adds
     them. ``owners``: the points of the position the count gives nobody, read from both sides
     (:func:`~sgfcheck.position.owners.point_owners`, worked out once a position)."""
-    settled = score.margin
+    settled = margin
     if finished:
         settled += sum(1 if c == BLACK else -1 for c in owners.settled.values())
     widen = len(owners.open)
-    if not finished or (owners.dame and score.method.counts_stones):
+    if not finished or (owners.dame and counts_stones):
         # Dame are filled in turn: under area counting each is a point to whoever fills it,
         # so together they move the margin by one point at most (the odd one); under
         # territory counting they are worth nothing. A game stopped before two passes keeps
@@ -84,7 +85,7 @@ def band_of(score: Score, owners: PointOwners, finished: bool = False) -> Band:
         # the dame are filled, a last ko, the odd dame).
         widen += 1
     return holding(Band(settled - widen, settled + widen, settled, owners.open,
-                        tuple(owners.settled)), score.margin)
+                        tuple(owners.settled)), margin)
 
 
 def holding(band: Band, margin: float) -> Band:

@@ -137,7 +137,7 @@ class Counts:
         count) the solved count instead, its band holding it, with its solved line."""
         counted = self.settled_count(ruleset, way, marked, counted_as)
         solved = self.solved(ruleset) if solvable else None
-        band = band_of(counted, way.owners, self.final) if self.banded else None
+        band = _band(counted, way.owners, self.final) if self.banded else None
         if band is not None and solved is not None:
             band = holding(band, solved.margin)
         if solved is None:
@@ -151,13 +151,19 @@ class Counts:
         if not self.banded:
             return None
         assert self.owners is not None  # worked out for every banded count
-        bands = [band_of(self.settled_count(ruleset), self.owners, self.final)]
-        bands += [band_of(self.settled_count(ruleset, way), way.owners, self.final)
+        bands = [_band(self.settled_count(ruleset), self.owners, self.final)]
+        bands += [_band(self.settled_count(ruleset, way), way.owners, self.final)
                   for way in ways]
         return holding(union(bands, unsettled), self.score(ruleset).margin)
 
 
 # --- the count of the finished position ----------------------------------------------------------
+
+
+def _band(score: Score, owners: PointOwners, finished: bool) -> Band:
+    """The band of one count: :func:`~sgfcheck.counting.band.band_of` on its margin and its
+    counting."""
+    return band_of(score.margin, score.method.counts_stones, owners, finished)
 
 
 @dataclass(frozen=True)
