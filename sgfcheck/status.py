@@ -90,6 +90,9 @@ class EngineName(StrEnum):
     KATAGO = Source.KATAGO.value
 
 
-ENGINE_JUDGES = frozenset(choice for choice in DeadStoneChoice if choice.value in
-                          {name.value for name in EngineName} - {"auto", "none"})
-"""The ``--dead-stones`` choices that are engines (the names ``--engine`` also takes)."""
+ENGINE_NAMES = frozenset(name for name in EngineName
+                         if name not in (EngineName.AUTO, EngineName.NONE))
+"""The ``--engine`` names that are engines (not ``auto``, not ``none``)."""
+ENGINE_JUDGES = frozenset(DeadStoneChoice(name.value) for name in ENGINE_NAMES)
+"""The ``--dead-stones`` choices that are engines: the same names (an engine ``--engine`` takes
+and ``--dead-stones`` does not fails here, on import)."""

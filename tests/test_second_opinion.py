@@ -149,7 +149,7 @@ def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> Non
     import re
 
     from sgfcheck.judge import engines, registry
-    from sgfcheck.status import ENGINE_JUDGES
+    from sgfcheck.status import ENGINE_JUDGES, ENGINE_NAMES
 
     own = {"sgfcheck/status.py", "sgfcheck/judge/registry.py",
            "sgfcheck/cli/engines.py"}  # installing KataGo is a command of its own
@@ -166,7 +166,8 @@ def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> Non
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if naming.search(line)]
     assert named == []
-    assert {c.value for c in ENGINE_JUDGES} == {e.source.value for e in registry.ENGINES}
+    names = {e.source.value for e in registry.ENGINES}
+    assert {c.value for c in ENGINE_JUDGES} == {n.value for n in ENGINE_NAMES} == names
     # engines list: every engine of the registry, by name, and none started when asked not to.
     assert [s.name for s in engines.statuses(start=False)] == ["gnugo", "katago"]
 

@@ -4,7 +4,7 @@ it to the library and prints its report (its progress display: :mod:`sgfcheck.cl
 options every command spells the same way and the settings made from them:
 :mod:`sgfcheck.cli.options`).
 
-Only light modules are imported here (Typer, the settings and rules records, the limits): a
+Only light modules are imported here (Typer, the limits, the registry of formats): a
 command imports the library when it runs, so ``sgfcheck --version`` and ``--help`` start fast.
 """
 

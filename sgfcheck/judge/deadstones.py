@@ -38,7 +38,7 @@ from sgfcheck.records.record import GameRecord
 from sgfcheck.replay.board import Board, Chain
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
-from sgfcheck.status import Source, Status
+from sgfcheck.status import ENGINE_JUDGES, ENGINE_NAMES, Source, Status
 
 
 @dataclass
@@ -187,7 +187,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
                  f"{found.playouts} playouts (seed {seed})"]
         notes.extend(_bent_four(board, found, context.ruleset))
         findings: list[Finding] = []
-        if asks.value in BY_NAME:  # auto asks only of mismatches
+        if asks in ENGINE_NAMES:  # auto asks only of mismatches
             asked = [i for i, c in enumerate(found.chains) if c.source is Source.ESTIMATE and (
                 c.status is Status.UNCERTAIN or c.confidence < escalate_below)]
             if asked:
@@ -358,7 +358,7 @@ def choose_sources(settings: Settings, at_end: bool = True) -> list[DeadStoneSou
         return [user_dead_stones(list(settings.dead))]
     if settings.alive or choice is DeadStoneChoice.NONE:
         return [all_alive]
-    if choice.value in BY_NAME:
+    if choice in ENGINE_JUDGES:
         return [engine_dead_stones(choice.value)]
     if choice is DeadStoneChoice.ESTIMATE:
         return [estimator(seed, engine_name)]
