@@ -94,5 +94,6 @@ ENGINE_NAMES = frozenset(name for name in EngineName
                          if name not in (EngineName.AUTO, EngineName.NONE))
 """The ``--engine`` names that are engines (not ``auto``, not ``none``)."""
 ENGINE_JUDGES = frozenset(DeadStoneChoice(name.value) for name in ENGINE_NAMES)
-"""The ``--dead-stones`` choices that are engines: the same names (an engine ``--engine`` takes
-and ``--dead-stones`` does not fails here, on import)."""
+ENGINE_SOURCES = frozenset(Source(name.value) for name in ENGINE_NAMES)
+"""The ``--dead-stones`` choices and the dead-stone sources that are engines: the same names (an
+engine ``--engine`` takes that is not a choice and a source fails here, on import)."""

@@ -149,7 +149,7 @@ def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> Non
     import re
 
     from sgfcheck.judge import engines, registry
-    from sgfcheck.status import ENGINE_JUDGES, ENGINE_NAMES
+    from sgfcheck.status import ENGINE_JUDGES, ENGINE_NAMES, ENGINE_SOURCES
 
     own = {"sgfcheck/status.py", "sgfcheck/judge/registry.py",
            "sgfcheck/cli/engines.py"}  # installing KataGo is a command of its own
@@ -168,6 +168,7 @@ def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> Non
     assert named == []
     names = {e.source.value for e in registry.ENGINES}
     assert {c.value for c in ENGINE_JUDGES} == {n.value for n in ENGINE_NAMES} == names
+    assert {s.value for s in ENGINE_SOURCES} == names
     # engines list: every engine of the registry, by name, and none started when asked not to.
     assert [s.name for s in engines.statuses(start=False)] == ["gnugo", "katago"]
 

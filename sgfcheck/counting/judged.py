@@ -32,12 +32,11 @@ from sgfcheck.counting.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.endgame.finish import Finish, objective_of, played
 from sgfcheck.endgame.stage import Endgame
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.position.analysis import Position, analyse
 from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
-from sgfcheck.status import Source, Status, StrEnum
+from sgfcheck.status import ENGINE_SOURCES, Source, Status, StrEnum
 
 
 @dataclass(frozen=True)

@@ -54,9 +54,6 @@ ENGINES: tuple[EngineEntry, ...] = (
 """Every engine, in the order ``--engine auto`` asks for a second opinion (the first one
 installed)."""
 
-ENGINE_SOURCES = frozenset(e.source for e in ENGINES)
-"""The dead-stone sources that are engines."""
-
 FAILURES = frozenset(e.failure for e in ENGINES)
 """The findings an engine's failure is."""
 

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from sgfcheck.colour import Colour
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.registry import ENGINE_SOURCES
 from sgfcheck.position.analysis import analyse
 from sgfcheck.replay.board import Board
-from sgfcheck.status import Source, Status
+from sgfcheck.status import ENGINE_SOURCES, Source, Status
 
 
 @dataclass
