@@ -47,6 +47,10 @@ class Settings:
     seed: int = 0
     """Seed of the estimate's playouts (the same seed gives the same judgement)."""
     engine: EngineName = EngineName.AUTO
+    judge_unscored: bool = True
+    """Judge the dead stones (the estimate, an engine) of a game that ended by resignation, time
+    or forfeit too, though no count decides its result (``batch``: off unless
+    ``--judge-unscored``; then only its markup and the stones proven dead are read)."""
     move: int | None = None
     """The position after this move instead of the end of the game."""
     encoding: str | None = None
@@ -139,6 +143,7 @@ OPTION_NAMES = {"rules": "--rules", "ko": "--ko", "suicide": "--suicide", "komi"
                 "compare": "--compare", "all_rules": "--all-rules",
                 "variations": "--variations", "dead": "--dead", "alive": "--alive",
                 "dead_stones": "--dead-stones", "seed": "--seed", "engine": "--engine",
+                "judge_unscored": "--judge-unscored",
                 "move": "--move", "encoding": "--encoding", "limits": "--limit",
                 "timeout": "--timeout"}
 """Each setting's option on the command line."""

@@ -496,3 +496,47 @@ def test_no_input_and_no_resume_is_a_usage_error() -> None:
     result = runner.invoke(app, ["batch"])
     assert result.exit_code == 2 and result.output.startswith(
         "sgfcheck: no input: give files, folders or archives, or --resume FILE alone")
+
+
+def test_a_resigned_game_is_not_judged_unless_asked(tmp_path: Path) -> None:
+    """Issue 64: no count decides a game ended by resignation, time or forfeit, so batch asks
+    neither the estimate nor an engine about its dead stones (the markup and the proofs are
+    still read); ``--judge-unscored`` judges them. White's H5 is dead inside Black's area: the
+    estimate finds it, no proof does."""
+    resigned = FIXTURES / "resigned-dead-in-territory.sgf"
+    scored = FIXTURES / "dead-in-territory.sgf"  # the same position, RE[W+9.5]
+    marked = tmp_path / "marked.sgf"  # resigned too, the players' marks naming H5 dead
+    marked.write_text(resigned.read_text().replace("RE[W+R]", "RE[W+R]TB[he]"))
+    runs = {"skipped": [], "judged": ["--judge-unscored"]}
+    rows: dict[str, dict[str, dict]] = {}
+    for name, extra in runs.items():
+        out = tmp_path / f"{name}.jsonl"
+        result = runner.invoke(app, ["batch", str(resigned), str(scored), str(marked), "--out",
+                                     str(out), "--dead-stones", "auto", "--engine", "none",
+                                     "--fail-on", "never", "--quiet", *extra])
+        assert result.exit_code == 0, result.output
+        rows[name] = {Path(r["path"]).name: r for r in read_rows(out)}
+    skipped = rows["skipped"]["resigned-dead-in-territory.sgf"]
+    assert skipped["dead_stones"]["points"] == []
+    assert skipped["dead_stones"]["source"] == "none"
+    assert skipped["dead_stones"]["notes"] == [
+        "not judged: the game ended by resignation and no count decides its result; every "
+        "stone is counted alive (--judge-unscored judges them)"]
+    judged = rows["judged"]["resigned-dead-in-territory.sgf"]
+    assert (judged["dead_stones"]["points"], judged["dead_stones"]["source"]) == (
+        ["H5"], "estimate")
+    for run in rows.values():
+        row = run["resigned-dead-in-territory.sgf"]
+        assert (row["result_check"]["status"], row["result_check"]["code"]) == (
+            "not-scored", "RES141")
+        assert (run["dead-in-territory.sgf"]["dead_stones"]["points"],
+                run["dead-in-territory.sgf"]["dead_stones"]["source"]) == (["H5"], "estimate")
+        assert run["dead-in-territory.sgf"]["result_check"]["status"] == "match"
+        assert (run["marked.sgf"]["dead_stones"]["points"],
+                run["marked.sgf"]["dead_stones"]["source"]) == (["H5"], "markup")
+    # The library's batch has the command's defaults; score judges every game as asked.
+    assert not BatchOptions.of(dead_stones="estimate").settings.judge_unscored
+    from sgfcheck import Settings, score_file
+
+    game = score_file(resigned, Settings(dead_stones="estimate", engine="none")).games[0]
+    assert game.dead is not None and sorted(game.dead.points) == [4 * 9 + 7]

@@ -131,6 +131,13 @@ def batch(
                      "an archive run asks for the estimate (auto).")
     ] = DeadStoneChoice.MARKUP,
     engine: options.Engine = EngineName.AUTO,
+    judge_unscored: Annotated[
+        bool, typer.Option("--judge-unscored/--skip-unscored",
+                           help="Judge the dead stones (estimate, engine) of a game that ended by "
+                           "resignation, time or forfeit too. Skipped by default: no count "
+                           "decides such a result, so only its markup and the stones proven dead "
+                           "are read, said in its notes.")
+    ] = False,
     limit: options.Limit = None,
     follow_links: options.FollowLinks = False,
     wide: options.Wide = False,
@@ -143,7 +150,8 @@ def batch(
     """
     options.seconds_of(timeout)
     settings = options.settings_of(rules, komi, encoding, limit, follow_links=follow_links,
-                                   dead_stones=dead_stones, engine=engine, timeout=timeout)
+                                   dead_stones=dead_stones, engine=engine, timeout=timeout,
+                                   judge_unscored=judge_unscored)
     if not inputs:
         inputs, settings = _the_runs_own(ctx, resume)
     for option, path in (("--out", out), ("--resume", resume), ("--duplicates", duplicates),
@@ -165,7 +173,7 @@ def batch(
 
 
 _SETTING_OPTIONS = ("rules", "komi", "encoding", "follow_links", "dead_stones", "engine",
-                    "limit", "timeout")
+                    "judge_unscored", "limit", "timeout")
 """The options a run state keeps (its settings): with ``--resume FILE`` alone they are the
 state's."""
 

@@ -35,6 +35,7 @@ from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
 from sgfcheck.records.lines import Line, Move
 from sgfcheck.records.record import GameRecord
+from sgfcheck.records.results import ResultKind
 from sgfcheck.replay.board import Board, Chain
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
@@ -349,15 +350,44 @@ def proven_dead_stones(board: Board) -> DeadStones:
                                            "alive (territory counts may be wrong)"], assumed=True)
 
 
-def choose_sources(settings: Settings, at_end: bool = True) -> list[DeadStoneSource]:
+_ENDS = {ResultKind.RESIGN: "resignation", ResultKind.TIME: "time", ResultKind.FORFEIT: "forfeit"}
+
+
+def not_judged(ended: ResultKind) -> DeadStoneSource:
+    """A game ended by resignation, time or forfeit (``ended``), whose dead stones are not judged
+    (``Settings.judge_unscored`` off): no count decides its result, so neither the estimate
+    nor an engine is asked; only the stones proven dead are removed, said so."""
+
+    def source(game: GameRecord, line: Line, board: Board,
+               context: GameContext) -> DeadStones:
+        proven = prove(board).dead
+        counted = ("only the stones proven dead whatever anyone plays (Benson) are removed"
+                   if proven else "every stone is counted alive")
+        return DeadStones(proven, Source.BENSON if proven else Source.NONE, [
+            f"not judged: the game ended by {_ENDS[ended]} and no count decides its result; "
+            f"{counted} (--judge-unscored judges them)"], assumed=True)
+
+    return source
+
+
+def choose_sources(settings: Settings, at_end: bool = True,
+                   ended: ResultKind | None = None) -> list[DeadStoneSource]:
     """The sources to try, in order, for what the user asked: ``--dead`` and ``--alive`` win
-    over ``--dead-stones``; markup is read only at the end of the game."""
+    over ``--dead-stones``; markup is read only at the end of the game. A game that ended by
+    resignation, time or forfeit (``ended``) is judged at its end only where
+    ``settings.judge_unscored``: else the markup is read where the choice reads it, and
+    neither the estimate nor an engine is asked (:func:`not_judged`)."""
     choice = settings.dead_stones
     seed, engine_name = settings.seed, settings.engine
     if settings.dead:
         return [user_dead_stones(list(settings.dead))]
     if settings.alive or choice is DeadStoneChoice.NONE:
         return [all_alive]
+    if (ended is not None and at_end and not settings.judge_unscored
+            and (choice in ENGINE_JUDGES or choice in (DeadStoneChoice.AUTO,
+                                                        DeadStoneChoice.ESTIMATE))):
+        reads = [markup_dead_stones] if choice is DeadStoneChoice.AUTO else []
+        return [*reads, not_judged(ended)]
     if choice in ENGINE_JUDGES:
         return [engine_dead_stones(choice.value)]
     if choice is DeadStoneChoice.ESTIMATE:

@@ -28,6 +28,10 @@ class ResultKind(StrEnum):
     UNKNOWN = "unknown"
 
 
+NOT_PLAYED_OUT = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
+"""The ends of a game before it was played out: no count decides RE."""
+
+
 @dataclass(frozen=True)
 class Result:
     raw: str | None
@@ -39,6 +43,11 @@ class Result:
     parsed: bool = True
     zi: bool = False
     """The margin was written in zi (Chinese counting units) and doubled to points."""
+
+    @property
+    def played_out(self) -> bool:
+        """The game was not ended by resignation, time or forfeit: a count may decide RE."""
+        return self.kind not in NOT_PLAYED_OUT
 
     @property
     def margin_as_counted(self) -> bool:

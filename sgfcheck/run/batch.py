@@ -112,6 +112,7 @@ class BatchOptions:
         run = {k: choices.pop(k) for k in ("jobs", "report_kind", "details", "pages", "chunk",
                                            "state_lines") if k in choices}
         choices.setdefault("dead_stones", DeadStoneChoice.MARKUP)
+        choices.setdefault("judge_unscored", False)
         return cls(settings=Settings(**choices), **run)
 
     @property

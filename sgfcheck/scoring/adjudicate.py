@@ -82,7 +82,8 @@ def judge_position(report: GameReport, settings: Settings) -> Found:
     else:
         rep = replay(game, line, report.context.ruleset, upto=settings.move)
     at_end = settings.move is None or settings.move >= line.move_count
-    sources = choose_sources(settings, at_end=at_end)
+    result = report.result
+    sources = choose_sources(settings, at_end, None if result.played_out else result.kind)
     try:
         dead = find_dead_stones(game, line, rep.board, report.context, sources)
     except ValueError as exc:

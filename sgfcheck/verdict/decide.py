@@ -48,7 +48,6 @@ from sgfcheck.verdict.banded import Banded, bands, check_bands
 from sgfcheck.verdict.decision import (
     AS_JUDGED,
     FAR_FROM_END,
-    NOT_PLAYED_OUT,
     UNFINISHED_SLACK,
     Decision,
     Outcome,
@@ -204,7 +203,7 @@ def _not_counted(result: Result, outcomes: list[Outcome], dead: DeadStones, fina
                  komi_unknown: str | None) -> Decision | None:
     """The verdicts reached before any count is weighed: no score recorded, the komi unknown,
     no dead-stone information in a game that did not end with two passes."""
-    if result.kind in NOT_PLAYED_OUT:
+    if not result.played_out:
         return Decision(Reason.NOT_PLAYED_OUT, Ended(result.kind.value))
     if result.kind in (ResultKind.VOID, ResultKind.UNKNOWN):
         return Decision(Reason.NO_SCORE, NoScore(result.note or result.kind.value))

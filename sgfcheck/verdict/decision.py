@@ -122,9 +122,6 @@ class Outcome:
         return self.finish is not None
 
 
-NOT_PLAYED_OUT = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
-
-
 def recorded_margin(result: Result) -> float:
     if result.kind is ResultKind.DRAW:
         return 0.0
