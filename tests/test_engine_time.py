@@ -135,7 +135,9 @@ def run_sgfcheck(args: list[str], env: dict[str, str],
 def test_batch_keeps_the_illegal_move_whatever_the_engine_takes(tmp_path: Path) -> None:
     record = hostile_file(tmp_path / "hostile.sgf")
     env = fake_katago(tmp_path, NEVER_READY)
-    done = run_sgfcheck(["batch", "--jobs", "1", "--dead-stones", "katago", str(record),
+    # The record's games end by resignation: asked to judge them all the same.
+    done = run_sgfcheck(["batch", "--jobs", "1", "--dead-stones", "katago", "--judge-unscored",
+                         str(record),
                          "--out", "r.jsonl", "--summary-json", "s.json",
                          "--limit", "engine-file=1"], env, tmp_path)
     assert done.returncode == 1, done.stderr  # the occupied point is an error finding
@@ -261,8 +263,8 @@ def test_a_worker_says_which_game_an_engine_judges(tmp_path: Path,
     record = hostile_file(tmp_path / "hostile.sgf", games=2)
     news: queue.Queue[str] = queue.Queue()
     monkeypatch.setattr(batch, "_news", news)
-    options = batch.BatchOptions.of(dead_stones="katago", limits=DEFAULT_LIMITS.with_specs(
-        ["engine-file=0.5"]))
+    options = batch.BatchOptions.of(dead_stones="katago", judge_unscored=True,
+                                    limits=DEFAULT_LIMITS.with_specs(["engine-file=0.5"]))
     outcome = batch.process_item(WorkItem(str(record)), options)
     assert outcome.engine.refused == 3 and outcome.engine.games == 0
     said = [news.get_nowait() for _ in range(news.qsize())]

@@ -122,7 +122,8 @@ def test_batch_parts_hand_the_engine_to_every_worker(tmp_path: Path) -> None:
         parts = tmp_path / f"parts-{engine}"
         done = subprocess.run([sys.executable, "-m", "sgfcheck", "batch", str(UNSETTLED),
                                "--out-dir", str(parts), "--dead-stones", "estimate", "--engine",
-                               engine, "--jobs", "1", "-q", "--fail-on", "never"],
+                               engine, "--judge-unscored", "--jobs", "1", "-q", "--fail-on",
+                               "never"],
                               capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         report = tmp_path / f"report-{engine}.jsonl"

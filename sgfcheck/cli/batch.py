@@ -132,7 +132,7 @@ def batch(
     ] = DeadStoneChoice.MARKUP,
     engine: options.Engine = EngineName.AUTO,
     judge_unscored: Annotated[
-        bool, typer.Option("--judge-unscored/--skip-unscored",
+        bool, typer.Option("--judge-unscored", metavar="",
                            help="Judge the dead stones (estimate, engine) of a game that ended by "
                            "resignation, time or forfeit too. Skipped by default: no count "
                            "decides such a result, so only its markup and the stones proven dead "
