@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sgfcheck.verdict.secondopinion import second_judge
+from sgfcheck.scoring.secondopinion import second_judge
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"

@@ -44,7 +44,7 @@ from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_file
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import check_loaded
-from sgfcheck.scoring.life import chain_statuses
+from sgfcheck.scoring.chains import chain_statuses
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.status import Source, Status
 

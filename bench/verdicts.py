@@ -44,11 +44,11 @@ from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.replay.replay import Replay
 from sgfcheck.scoring.adjudicate import GameScore, score_file, score_game
 from sgfcheck.scoring.adjudicate import weigh as weigh_estimate
+from sgfcheck.scoring.secondopinion import combined as second_opinion
+from sgfcheck.scoring.secondopinion import second_judge
+from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.verdict.decide import ResultCheck
-from sgfcheck.verdict.secondopinion import combined as second_opinion
-from sgfcheck.verdict.secondopinion import second_judge
-from sgfcheck.verdict.secondopinion import wanted as second_opinion_wanted
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"

@@ -19,10 +19,10 @@ from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.records.results import parse_result
 from sgfcheck.run.batch import BatchOptions
+from sgfcheck.scoring import secondopinion
 from sgfcheck.scoring.adjudicate import score_file
 from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source
-from sgfcheck.verdict import secondopinion
 from sgfcheck.verdict.decide import CheckStatus, Reason, ResultCheck
 from sgfcheck.verdict.reasons import Plain
 

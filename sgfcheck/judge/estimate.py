@@ -19,7 +19,7 @@ sides give one colour is settled; one they disagree on is open (the count's band
 Playouts run in rounds: a first round for each side, then more while some chain is in or near the
 uncertain band (up to ``max_playouts`` for each side). Seki is recognised afterwards on the
 decided position (groups without two eyes sharing a dame point,
-:func:`sgfcheck.scoring.life.chain_statuses`): the playouts never put two or more of their own
+:func:`sgfcheck.scoring.chains.chain_statuses`): the playouts never put two or more of their own
 stones in atari, so a seki survives them and comes out alive.
 
 Deterministic: the same position, seed and settings give the same judgement.

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from sgfcheck.replay.board import Board
     from sgfcheck.replay.check import FileReport, GameReport, RulesetVerdicts
     from sgfcheck.rules.ruleset import Ruleset
+    from sgfcheck.scoring.chains import ChainStatus
     from sgfcheck.scoring.gamescore import FileScore, GameScore
-    from sgfcheck.scoring.life import ChainStatus
     from sgfcheck.scoring.lifefile import FileLife, GameLife
     from sgfcheck.verdict.decision import ResultCheck
 

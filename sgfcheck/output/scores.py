@@ -27,8 +27,8 @@ from sgfcheck.output.text import Cell, fit_table, refused_line, wrap_line
 from sgfcheck.points import gtp_column
 from sgfcheck.position.owners import PointOwners
 from sgfcheck.replay.board import Board
+from sgfcheck.scoring.chains import ChainStatus
 from sgfcheck.scoring.gamescore import FileScore, GameScore
-from sgfcheck.scoring.life import ChainStatus
 from sgfcheck.scoring.lifefile import FileLife
 from sgfcheck.status import Source, Status
 from sgfcheck.verdict.decision import ResultCheck

@@ -3,7 +3,7 @@ to fill.
 
 Everything here is a function of the final position and its dead stones, computed once and shared
 by every ruleset's count (:mod:`sgfcheck.counting.count`), the chain statuses
-(:mod:`sgfcheck.scoring.life`) and the ways uncertain chains may go
+(:mod:`sgfcheck.scoring.chains`) and the ways uncertain chains may go
 (:mod:`sgfcheck.judge.deadstones`). Nothing here knows a ruleset.
 
 - owners: each empty region (dead stones removed) belongs to the colour(s) it touches

@@ -43,13 +43,13 @@ from sgfcheck.replay.replay import Replay, replay
 from sgfcheck.rules.ruleset import Ruleset
 from sgfcheck.rules.spellings import parse_rules_string
 from sgfcheck.scoring.gamescore import FileScore, GameScore
+from sgfcheck.scoring.secondopinion import combined as second_opinion
+from sgfcheck.scoring.secondopinion import second_judge
+from sgfcheck.scoring.secondopinion import wanted as second_opinion_wanted
 from sgfcheck.settings import EngineName, Settings
 from sgfcheck.verdict.decide import CheckStatus, ResultCheck
 from sgfcheck.verdict.decision import Asked, Weighing
 from sgfcheck.verdict.readings import readings
-from sgfcheck.verdict.secondopinion import combined as second_opinion
-from sgfcheck.verdict.secondopinion import second_judge
-from sgfcheck.verdict.secondopinion import wanted as second_opinion_wanted
 from sgfcheck.verdict.weighing import (
     Scoring,
     counted_rows,
@@ -120,7 +120,7 @@ def score_game(report: GameReport, settings: Settings, compare: bool = True) -> 
 
 def _confirmed(game: GameScore, report: GameReport, settings: Settings,
                compare: bool = True) -> GameScore:
-    """A second opinion (:mod:`sgfcheck.verdict.secondopinion`): with ``--engine auto`` and
+    """A second opinion (:mod:`sgfcheck.scoring.secondopinion`): with ``--engine auto`` and
     KataGo installed, a verdict on the estimate's dead stones that is a mismatch, or stays open
     because of the estimate's judgement, is put to KataGo: the game is counted again on its dead
     stones and ownership, and the two verdicts make the answer, saying why KataGo was asked and

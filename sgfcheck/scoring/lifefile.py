@@ -19,7 +19,7 @@ from sgfcheck.records.record import LoadedFile, load_bytes, load_file
 from sgfcheck.replay.board import Board
 from sgfcheck.replay.check import FileReport, GameReport
 from sgfcheck.scoring.adjudicate import checked_file, judge_position
-from sgfcheck.scoring.life import ChainStatus, chain_statuses
+from sgfcheck.scoring.chains import ChainStatus, chain_statuses
 from sgfcheck.settings import Settings
 
 
