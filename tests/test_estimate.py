@@ -10,7 +10,7 @@ from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.counting.count import count
 from sgfcheck.counting.ways import other_ways
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
+from sgfcheck.judge.estimate import ChainVerdict, ChainVerdicts, judge
 from sgfcheck.judge.playout import Playouts
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.position.analysis import analyse
@@ -130,14 +130,14 @@ def test_uncertain_chains_are_counted_every_way_they_may_go() -> None:
     d7 = board.chain_of[board.index(3, 0)]
     f7 = board.chain_of[board.index(5, 0)]
     assert b7 is not None and d7 is not None and f7 is not None
-    judgement = Judgement([
+    judgement = ChainVerdicts([
         ChainVerdict(sorted(b7.stones), BLACK, UNCERTAIN, ESTIMATE, 0.5, 0.5),
         ChainVerdict(sorted(d7.stones), BLACK, UNCERTAIN, ESTIMATE, 0.55, 0.45),
         ChainVerdict(sorted(f7.stones), WHITE, Status.ALIVE, ESTIMATE, 1.0, 1.0)], 32, 0)
     dead = DeadStones(set(), ESTIMATE, judgement=judgement)
     # B7's chain and D7-E7 are one black area (joined through the eye C7): they go together.
     assert other_ways(board, dead) == [("B B7 dead", set(b7.stones) | set(d7.stones))]
-    f7_dead = Judgement([*judgement.chains[:2], ChainVerdict(
+    f7_dead = ChainVerdicts([*judgement.chains[:2], ChainVerdict(
         sorted(f7.stones), WHITE, UNCERTAIN, ESTIMATE, 0.5, 0.5)], 32, 0)
     ways = other_ways(board, DeadStones(set(), ESTIMATE, judgement=f7_dead))
     assert [how for how, _ in ways] == ["W F7 dead", "B B7 dead", "B B7, W F7 dead"]

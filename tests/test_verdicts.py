@@ -417,7 +417,7 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
     stones" while KataGo had decided six chains."""
     from sgfcheck.colour import BLACK, WHITE
     from sgfcheck.judge.deadstones import DeadStones
-    from sgfcheck.judge.estimate import ChainVerdict, Judgement
+    from sgfcheck.judge.estimate import ChainVerdict, ChainVerdicts
     from sgfcheck.output.scores import basis_text
     from sgfcheck.status import Source, Status
 
@@ -425,12 +425,13 @@ def test_the_answer_names_everyone_who_decided_a_chain() -> None:
     chains += [ChainVerdict([10 + i], WHITE, Status.DEAD, Source.KATAGO, 0.8, 0.2)
                for i in range(6)]
     chains.append(ChainVerdict([30], BLACK, Status.ALIVE, Source.GNUGO, 0.0, 0.6))
-    dead = DeadStones({10, 11, 12, 13, 14, 15}, Source.ESTIMATE, judgement=Judgement(chains, 0, 0))
+    dead = DeadStones({10, 11, 12, 13, 14, 15}, Source.ESTIMATE,
+                      judgement=ChainVerdicts(chains, 0, 0))
     rc = ResultCheck(Reason.EXACT, Plain(), basis=Basis.ESTIMATE, finished=True)
     assert basis_text(rc, dead) == (
         "sgfcheck's estimate of the dead stones, 6 chains decided by KataGo, 1 chain decided by "
         "GNU Go; the game ended by two passes")
-    alone = DeadStones(set(), Source.ESTIMATE, judgement=Judgement(chains[:1], 0, 0))
+    alone = DeadStones(set(), Source.ESTIMATE, judgement=ChainVerdicts(chains[:1], 0, 0))
     assert basis_text(rc, alone) == ("sgfcheck's estimate of the dead stones; the game ended by "
                                      "two passes")
 

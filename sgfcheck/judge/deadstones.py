@@ -28,7 +28,7 @@ from sgfcheck.judge.benson import prove
 from sgfcheck.judge.bentfour import bent_fours
 from sgfcheck.judge.clock import asking
 from sgfcheck.judge.engines import running
-from sgfcheck.judge.estimate import ChainVerdict, Judgement, judge
+from sgfcheck.judge.estimate import ChainVerdict, ChainVerdicts, judge
 from sgfcheck.judge.interface import EngineError, EngineJudgement
 from sgfcheck.judge.registry import BY_NAME, shown_name
 from sgfcheck.points import expand_point_list, parse_point_name
@@ -55,7 +55,7 @@ class DeadStones:
     territory: dict[Colour, set[int]] | None = None
     """With markup: each colour's marked points that count as its territory (empty points and
     the dead stones on them), as the server that wrote the marks counts them."""
-    judgement: Judgement | None = None
+    judgement: ChainVerdicts | None = None
     """For the estimate: every chain's verdict, confidence and the uncertain chains."""
     findings: list[Finding] = field(default_factory=list)
     """What went wrong on the way (GNU Go failed: ``LIF001``)."""
@@ -243,7 +243,7 @@ def estimator(seed: int = 0, engine_name: EngineName | str = EngineName.NONE,
     return source
 
 
-def _bent_four(board: Board, found: Judgement, ruleset: Ruleset) -> list[str]:
+def _bent_four(board: Board, found: ChainVerdicts, ruleset: Ruleset) -> list[str]:
     """Bent four in the corner: under rules where it is dead as it stands, its defender dead and
     the attacker's stones inside alive, decided by the rules (the playouts read the standoff as a
     seki); under other rules it is left as the seki it looks like. Returns the notes that say
@@ -323,7 +323,7 @@ def engine_dead_stones(name: str) -> DeadStoneSource:
                       Status.DEAD if first in dead else Status.ALIVE)
             chains.append(ChainVerdict(stones, Colour(chain.colour), status, source,
                                        confidence.get(first, 0.0), 0.0 if first in dead else 1.0))
-        judgement = Judgement(chains, 0, 0)
+        judgement = ChainVerdicts(chains, 0, 0)
         notes = list(answer.notes)
         settled = sorted((c for c in chains if c.status is not Status.UNCERTAIN),
                          key=lambda c: c.confidence)[:1]

@@ -64,7 +64,10 @@ class ChainVerdict:
 
 
 @dataclass
-class Judgement:
+class ChainVerdicts:
+    """Every chain's verdict, and how they were reached (the playouts, their seed and settings,
+    each point's ownership): the estimate's, or an engine's (no playouts)."""
+
     chains: list[ChainVerdict]
     playouts: int
     seed: int
@@ -88,7 +91,7 @@ class Judgement:
 
 def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,
           max_playouts: int = MAX_PLAYOUTS, dead_below: float = DEAD_BELOW,
-          alive_from: float = ALIVE_FROM) -> Judgement:
+          alive_from: float = ALIVE_FROM) -> ChainVerdicts:
     """Judge every chain of the position (see the module's text)."""
     proof = prove(board)
     chains = board.chains()
@@ -133,6 +136,6 @@ def judge(board: Board, seed: int = 0, first_round: int = FIRST_ROUND,
     ownership = None
     if sides[0].count:
         ownership = (sides[0].ownership(), sides[1].ownership())
-    return Judgement(out, sides[0].count + sides[1].count, seed, {
+    return ChainVerdicts(out, sides[0].count + sides[1].count, seed, {
         "dead_below": dead_below, "alive_from": alive_from, "first_round": first_round,
         "max_playouts": max_playouts}, ownership)
