@@ -254,7 +254,7 @@ def test_an_output_without_a_table_counts_only_the_games_own_ruleset() -> None:
         for a, b in zip(full.games, own.games, strict=True):
             assert b.result_check == a.result_check, path
             assert b.findings == a.findings and b.verdict is a.verdict, path
-            assert b.scores[:1] == a.scores[:1] and b.explanations == [], path
+            assert b.scores[:1] == a.scores[:1] and b.differences == (), path
             added = 1 if b.added_reading is not None else 0
             assert len(b.scores) == 1 + added, path
             assert b.scores[b.reading_row] == a.scores[a.reading_row], path

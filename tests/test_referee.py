@@ -19,6 +19,7 @@ from sgfcheck import core
 from sgfcheck.cli.app import app
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.counting.count import counted_points
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.position.referee import referee_map, referee_map_pure
 from sgfcheck.replay.board import neighbours_for
 from sgfcheck.scoring.adjudicate import GameScore, score_bytes, score_file
@@ -147,8 +148,11 @@ def test_a_dead_throw_in_in_a_false_eye_is_not_territory() -> None:
     japanese = game.scores[0]
     assert (japanese.black.empty, japanese.black.must_fill, japanese.black.dead) == (12, 2, 1)
     assert results(game) == {"japanese": "W+40.5", "chinese": "W+39.5", "aga": "W+38.5"}
+    chinese = next(d for d in game.differences if d.other == "chinese")
+    assert (chinese.fill, chinese.fill_counted_by, chinese.fill_not_by) == (
+        ((BLACK, ("A9", "B9")),), "chinese", "japanese")
     assert ("  2 point(s) Black must still fill (false eyes, connections) at A9, B9 count under "
-            "chinese but are not japanese territory") in game.explanations
+            "chinese but are not japanese territory") in difference_lines(game.differences)
 
 
 def test_a_double_ko_seki_owns_no_territory() -> None:

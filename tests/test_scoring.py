@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.counting.count import count
 from sgfcheck.judge.deadstones import DeadStones
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.position.analysis import analyse
 from sgfcheck.records.record import load_bytes
 from sgfcheck.records.results import parse_result
@@ -60,7 +61,10 @@ def test_prisoners_dead_stones_and_territory() -> None:
 
 def test_dame_parity_explained() -> None:
     game, _ = scores("scoring-basic.sgf", rows="chinese")
-    text = "\n".join(game.explanations)
+    (chinese,) = game.differences
+    assert (chinese.base, chinese.other, chinese.delta, chinese.extra_stones) == (
+        "japanese", "chinese", 3, 3)
+    text = "\n".join(difference_lines(game.differences))
     assert "chinese vs japanese: the margin moves +3 towards Black" in text
     assert "Black put 3 more stone(s) on the board" in text
 
@@ -91,8 +95,11 @@ def test_seki_counts_under_chinese_not_japanese() -> None:
     assert totals(s["japanese"]) == (12, 8.5)
     assert (s["japanese"].black.seki_excluded, s["japanese"].white.seki_excluded) == (1, 1)
     assert totals(s["chinese"]) == (27, 21.5)
+    chinese = next(d for d in game.differences if d.other == "chinese")
+    assert (chinese.seki, chinese.seki_counted_by, chinese.seki_not_by) == (
+        ("A7", "E7"), "chinese", "japanese")
     assert "2 point(s) in seki at A7, E7 count under chinese but not as japanese territory" in (
-        "\n".join(game.explanations))
+        "\n".join(difference_lines(game.differences)))
     assert game.result_check is not None and game.result_check.status == "match"
 
 
@@ -294,7 +301,10 @@ def test_rows_with_the_same_margin_reached_two_ways_are_explained() -> None:
     # Black: his two set-up stones) cancels the handicap bonus (+2 for White): never said.
     game, s = scores("handicap.sgf", rows="chinese")
     assert s["chinese"].margin == s["japanese"].margin
-    assert game.explanations[:2] == [
+    (chinese,) = game.differences
+    assert (chinese.delta, chinese.terms, chinese.extra_stones, chinese.setup_stones) == (
+        0, (("stones on the board", 2), ("handicap bonus", -2)), 2, True)
+    assert difference_lines(game.differences)[:2] == [
         "chinese vs japanese: the same margin, the terms that differ cancel (stones on the "
         "board +2, handicap bonus -2)",
         "  area counts stones on the board, territory counts prisoners: Black put 2 more "

@@ -1,12 +1,15 @@
-"""Why two rulesets' counts of one position differ, in plain words.
+"""Why two rulesets' counts of one position differ, as facts.
 
 Each :class:`sgfcheck.counting.count.Score` splits its margin into named contributions; the
-difference between two scores is told term by term, with the Go reason behind the usual ones: area
-against territory counting (dame parity: who put more stones on the board), points in seki, pass
-stones, and whether the winner flips.
+difference between two scores is a :class:`Difference`: the terms that differ, and the Go facts
+behind the usual ones: area against territory counting (dame parity: who put more stones on the
+board), points in seki, points still to fill, pass stones, and whether the winner flips. The
+words are :mod:`sgfcheck.output.differences`'.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.counting.count import Score, counted_points
@@ -15,60 +18,71 @@ from sgfcheck.replay.replay import Replay
 from sgfcheck.rules.ruleset import Ruleset
 
 
+@dataclass(frozen=True)
+class Difference:
+    """Why the row ``other`` counts the position otherwise than the row ``base`` (the game's
+    own): each term that differs, and what explains it."""
+
+    base: str
+    """The two rows' rulesets, by name."""
+    other: str
+    delta: float
+    """How far the margin moves from ``base`` to ``other`` (towards Black when positive)."""
+    terms: tuple[tuple[str, float], ...]
+    """Each contribution that differs (``stones``, ``prisoners``...), by how much (as the
+    margin counts it); empty when the rows count alike."""
+    extra_stones: int = 0
+    """Where one row counts stones and the other prisoners: how many more stones Black put on
+    the board than White (negative: White more; the set-up stones included)."""
+    setup_stones: bool = False
+    """Black has set-up stones (handicap, AB): they are in ``extra_stones``."""
+    seki: tuple[str, ...] = ()
+    """The empty points in seki one row counts as territory and the other does not."""
+    seki_counted_by: str = ""
+    seki_not_by: str = ""
+    fill: tuple[tuple[Colour, tuple[str, ...]], ...] = ()
+    """The points each colour must still fill (false eyes, connections) that one row counts as
+    territory and the other does not."""
+    fill_counted_by: str = ""
+    fill_not_by: str = ""
+    pass_stones: tuple[int, int] | None = None
+    """The pass stones ``other`` gives Black and White, where it gives any."""
+    flip: tuple[str, str] | None = None
+    """Each row's result, where the winner differs."""
+
+
 def explain(base: Score, other: Score, replay: Replay, position: Position,
-            setup_stones: dict[Colour, int]) -> list[str]:
-    """Plain words for why two rows differ, by named components."""
-    delta = other.margin - base.margin
+            setup_stones: dict[Colour, int]) -> Difference | None:
+    """Why two rows differ, by named components (None: they count alike, the same winner)."""
     a, b = base.ruleset.name, other.ruleset.name
-    lines: list[str] = []
-    parts = []
-    for key, value in other.contributions.items():
-        d = value - base.contributions[key]
-        if abs(d) > 1e-9:
-            parts.append(f"{key} {d:+g}")
-    if parts:
-        # Terms that differ explain the rows, also where they cancel: the same margin reached
-        # two ways (dame parity against a handicap bonus) is said, not left for the same count.
-        lines.append(f"{b} vs {a}: the margin moves {delta:+g} towards "
-                     f"{'Black' if delta > 0 else 'White'} ({', '.join(parts)})"
-                     if abs(delta) > 1e-9 else
-                     f"{b} vs {a}: the same margin, the terms that differ cancel "
-                     f"({', '.join(parts)})")
-        if base.method.counts_stones != other.method.counts_stones:
-            extra = (replay.plays[BLACK] + setup_stones[BLACK]) - (
-                replay.plays[WHITE] + setup_stones[WHITE])
-            who = "Black" if extra > 0 else "White"
-            if extra:
-                lines.append(f"  area counts stones on the board, territory counts prisoners: "
-                             f"{who} put {abs(extra)} more stone(s) on the board"
-                             f"{' (set-up stones included)' if setup_stones[BLACK] else ''}"
-                             " (dame parity)")
-        seki = position.seki_empty[BLACK] + position.seki_empty[WHITE]
-        if seki and base.ruleset.seki_territory != other.ruleset.seki_territory:
-            board = position.board
-            names = ", ".join(board.name(p) for p in sorted(seki))
-            counted, not_counted = (a, b) if base.ruleset.seki_territory else (b, a)
-            lines.append(f"  {len(seki)} point(s) in seki at {names} count under {counted} "
-                         f"but not as {not_counted} territory")
-        base_fills = bool(base.black.must_fill or base.white.must_fill)
-        other_fills = bool(other.black.must_fill or other.white.must_fill)
-        if base_fills != other_fills:
-            fill = {c: sorted(position.must_fill[c]) for c in (BLACK, WHITE)}
-            board = position.board
-            counted, not_counted = (b, a) if base_fills else (a, b)
-            for colour in (BLACK, WHITE):
-                if fill[colour]:
-                    names = ", ".join(board.name(p) for p in fill[colour])
-                    lines.append(f"  {len(fill[colour])} point(s) {colour.word} must still fill "
-                                 f"(false eyes, connections) at {names} count under "
-                                 f"{counted} but are not {not_counted} territory")
-        if other.black.pass_stones or other.white.pass_stones:
-            lines.append(f"  {b}: Black receives {other.black.pass_stones} and White "
-                         f"{other.white.pass_stones} pass stone(s)")
-    if base.winner != other.winner:
-        lines.append(f"the winner flips between {a} ({base.result_text}) and "
-                     f"{b} ({other.result_text})")
-    return lines
+    terms = tuple((key, value - base.contributions[key])
+                  for key, value in other.contributions.items()
+                  if abs(value - base.contributions[key]) > 1e-9)
+    flip = (base.result_text, other.result_text) if base.winner != other.winner else None
+    if not terms:
+        return None if flip is None else Difference(a, b, other.margin - base.margin, (),
+                                                    flip=flip)
+    extra = 0
+    if base.method.counts_stones != other.method.counts_stones:
+        extra = (replay.plays[BLACK] + setup_stones[BLACK]) - (
+            replay.plays[WHITE] + setup_stones[WHITE])
+    board = position.board
+    seki: tuple[str, ...] = ()
+    in_seki = position.seki_empty[BLACK] + position.seki_empty[WHITE]
+    if in_seki and base.ruleset.seki_territory != other.ruleset.seki_territory:
+        seki = tuple(board.name(p) for p in sorted(in_seki))
+    seki_by = (a, b) if base.ruleset.seki_territory else (b, a)
+    base_fills = bool(base.black.must_fill or base.white.must_fill)
+    other_fills = bool(other.black.must_fill or other.white.must_fill)
+    fill: tuple[tuple[Colour, tuple[str, ...]], ...] = ()
+    if base_fills != other_fills:
+        fill = tuple((colour, tuple(board.name(p) for p in sorted(position.must_fill[colour])))
+                     for colour in (BLACK, WHITE) if position.must_fill[colour])
+    fill_by = (b, a) if base_fills else (a, b)
+    passes = other.black.pass_stones, other.white.pass_stones
+    return Difference(a, b, other.margin - base.margin, terms, extra, bool(setup_stones[BLACK]),
+                      seki, *(seki_by if seki else ("", "")), fill,
+                      *(fill_by if fill else ("", "")), passes if any(passes) else None, flip)
 
 
 def marks_against_referee(position: Position, ruleset: Ruleset,

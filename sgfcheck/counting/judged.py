@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from sgfcheck.colour import EMPTY, Colour
 from sgfcheck.counting.band import Band, band_of, holding, union
 from sgfcheck.counting.count import CountedPoints, Score, count, counted_points
+from sgfcheck.counting.explain import Difference
 from sgfcheck.counting.ways import doubtful_chains, other_ways, way_chains
 from sgfcheck.endgame.finish import Finish, objective_of, played
 from sgfcheck.endgame.stage import Endgame
@@ -298,7 +299,8 @@ class Rows:
     bands: list[Band | None] = field(default_factory=list)
     """Each row's band (on a judgement of the position: the estimate, an engine, a game not
     ended by two passes), aligned with ``scores``; None on a firm basis."""
-    explanations: list[str] = field(default_factory=list)
+    differences: tuple[Difference, ...] = ()
+    """Why each row differs from the first, as facts (the words: output/differences)."""
     reading_row: int = 0
     """The row of ``scores`` the verdict rests on: the row of its reading (a row is added for a
     reading none of the asked rows counts: a komi or a counting a convention reads)."""

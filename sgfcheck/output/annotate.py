@@ -23,6 +23,7 @@ from sgfmill import sgf_grammar
 
 from sgfcheck.colour import BLACK, WHITE
 from sgfcheck.findings import Finding
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.scores import basis_text, row_names
 from sgfcheck.points import point_to_sgf
@@ -103,9 +104,10 @@ def _verdict_lines(game: GameScore) -> list[str]:
         for score, name in zip(game.scores, row_names(game), strict=True):
             out.append(f"  {name}: {score.result_text} ({score.method.value}; "
                        f"Black {score.black.total:g}, White {score.white.total:g})")
-        if game.explanations:
+        explained = difference_lines(game.differences)
+        if explained:
             out.append("Why the rows differ:")
-            out.extend(f"  {line.strip()}" for line in game.explanations)
+            out.extend(f"  {line.strip()}" for line in explained)
     rc = game.result_check
     if rc is not None:
         out.append(f"RE check: {rc.status.value} - {reason_of(game)}")

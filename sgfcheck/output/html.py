@@ -15,6 +15,7 @@ from sgfcheck.counting.count import Score
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.diagrams import illegal_move_picture, scored_picture
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.scores import (
     SCORE_HEADERS,
@@ -298,8 +299,9 @@ def score_table_html(game: GameScore) -> list[str]:
     out = [_table([SCORE_HEADERS[c] for c in order], rows, text_cols=3, css="scores")]
     notes = [f"{name}: {n}" for s, name in zip(game.scores, row_names(game), strict=True)
              for n in s.notes]
-    if game.explanations or notes:
-        out.append("<h3>Why the rows differ</h3>" + nested_list(game.explanations + notes,
+    explained = difference_lines(game.differences)
+    if explained or notes:
+        out.append("<h3>Why the rows differ</h3>" + nested_list(explained + notes,
                                                                  css="explanations"))
     elif len(game.asked_scores) > 1:
         out.append("<p>Every ruleset gives the same margin.</p>")

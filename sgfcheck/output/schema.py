@@ -20,6 +20,7 @@ import orjson
 from sgfcheck.colour import BLACK, WHITE, Colour
 from sgfcheck.escaping import csv_cell, json_safe, name_text, names_clean
 from sgfcheck.findings import Finding
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.output.reasons import sentence
 from sgfcheck.replay.check import CheckVerdict
 
@@ -345,7 +346,7 @@ def game_score_dict(game: GameScore, encoding: str | None, guessed: bool,
                          else referee_points_dict(game.position))
     bands = game.bands or [None] * len(game.scores)
     out["scores"] = [score_dict(s, b, board) for s, b in zip(game.scores, bands, strict=True)]
-    out["explanations"] = game.explanations
+    out["explanations"] = difference_lines(game.differences)
     out["finishes"] = ([] if board is None else
                        [finish_dict(f, board) for f in game.finishes])
     out["result_check"] = (result_check_dict(game.result_check, board, game.reading_row

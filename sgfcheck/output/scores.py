@@ -17,6 +17,7 @@ from sgfcheck.escaping import visible
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.registry import ENGINES
 from sgfcheck.margins import band_text, margin_text
+from sgfcheck.output.differences import difference_lines
 from sgfcheck.output.reasons import reason_of
 from sgfcheck.output.schema import (
     SCORE_CSV_COLUMNS,
@@ -250,10 +251,11 @@ def render_score_text(report: FileScore, markdown: bool = False,
         for score, name in zip(game.scores, row_names(game), strict=True):
             for note in score.notes:
                 out.append(f"{item}{name}: {note}")
-        if game.explanations:
+        explained = difference_lines(game.differences)
+        if explained:
             out += ["**Why the rows differ:**", ""] if markdown else ["Why the rows differ:"]
             out.extend(f"- {line}" if not line.startswith("  ") else f"  {line.strip()}"
-                       for line in game.explanations)
+                       for line in explained)
         elif len(game.asked_scores) > 1:
             out.append("Every ruleset gives the same margin.")
         rc = game.result_check

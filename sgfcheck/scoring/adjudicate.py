@@ -200,12 +200,12 @@ def _score_game(report: GameReport, settings: Settings, compare: bool = True) ->
     counts = Counts.of(position, rep, dead, game.handicap, banded, final, endgame, owners)
     worked = Worked(unsettled_ways(dead, rep), counts)
     scores = [counts.score(ruleset) for ruleset in rows]
-    explanations = [said for other in scores[1:]
-                    for said in explain(scores[0], other, rep, position, rep.setup_stones)]
+    differences = tuple(d for other in scores[1:]
+                        if (d := explain(scores[0], other, rep, position, rep.setup_stones)))
     bands = row_bands(counts, worked.ways, scores)
     weighed = weigh_result(Scoring(report, judgement, counts, worked, rep), asked, scores[0],
                            bands[0])
-    table = counted_rows(scores, bands, explanations, counts.finishes, weighed)
+    table = counted_rows(scores, bands, differences, counts.finishes, weighed)
     return GameScore(report, judgement, table, weighed, worked=worked)
 
 

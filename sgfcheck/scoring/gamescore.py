@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from sgfcheck.counting.band import Band
 from sgfcheck.counting.count import CountedPoints, Score, counted_points
+from sgfcheck.counting.explain import Difference
 from sgfcheck.counting.judged import Judgement, Rows, Worked
 from sgfcheck.endgame.finish import Finish, finished_position, objective_of
 from sgfcheck.findings import Finding
@@ -64,8 +65,8 @@ class GameScore:
         return self.rows.bands
 
     @property
-    def explanations(self) -> list[str]:
-        return self.rows.explanations
+    def differences(self) -> tuple[Difference, ...]:
+        return self.rows.differences
 
     @property
     def reading_row(self) -> int:

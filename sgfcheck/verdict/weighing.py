@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from sgfcheck.counting.band import Band, union
 from sgfcheck.counting.count import Score
+from sgfcheck.counting.explain import Difference
 from sgfcheck.counting.judged import (
     Counts,
     Judgement,
@@ -72,23 +73,23 @@ def weigh_result(scoring: Scoring, asked: Asked, base: Score, band: Band | None)
     return Weighing(verdict, asked, tuple(outcomes))
 
 
-def counted_rows(scores: list[Score], bands: list[Band | None], explanations: list[str],
+def counted_rows(scores: list[Score], bands: list[Band | None], differences: tuple[Difference, ...],
                  finishes: tuple[Finish, ...], weighed: Weighing) -> Rows:
     """The table of counts, ``reading_row`` at the row the verdict rests on, the row of its
     reading (its count as judged, its band over the settled ways) added when none of the rows
     counts it: the answer always names a count the table shows."""
     rc = weighed.result_check
     if rc is None or rc.status is CheckStatus.NOT_SCORED or rc.under is None:
-        return Rows(scores, bands, explanations, finishes=finishes)
+        return Rows(scores, bands, differences, finishes=finishes)
     under = rc.under
     row = next((i for i, s in enumerate(scores) if not under.counting.server
                 and s.ruleset.name == under.ruleset.name
                 and s.ruleset.komi == under.ruleset.komi), None)
     if row is not None:
-        return Rows(scores, bands, explanations, row, finishes=finishes)
+        return Rows(scores, bands, differences, row, finishes=finishes)
     mine = [o for o in weighed.outcomes if o.reading is under and o.settled]
     if not mine:  # the komi is unknown: the rows are counted without it, the own row first
-        return Rows(scores, bands, explanations, finishes=finishes)
+        return Rows(scores, bands, differences, finishes=finishes)
     outcome_bands = [o.band for o in mine]
     band = None if any(b is None for b in outcome_bands) else union(
         [b for b in outcome_bands if b is not None], way_chains(o.way for o in mine[1:]))
@@ -98,7 +99,7 @@ def counted_rows(scores: list[Score], bands: list[Band | None], explanations: li
         name.append(f"komi {reading.ruleset.komi:g}")
     if reading.counting.server:
         name.append(BY_COUNTING[reading.counting].short)
-    return Rows([*scores, mine[0].score], [*bands, band], explanations, len(scores),
+    return Rows([*scores, mine[0].score], [*bands, band], differences, len(scores),
                 ", ".join(name), finishes)
 
 
