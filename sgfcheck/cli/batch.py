@@ -130,7 +130,6 @@ def batch(
         typer.Option(help="As for score, but markup (else only stones proven dead) by default: "
                      "an archive run asks for the estimate (auto).")
     ] = DeadStoneChoice.MARKUP,
-    engine: options.Engine = EngineName.AUTO,
     judge_unscored: Annotated[
         bool, typer.Option("--judge-unscored", metavar="",
                            help="Judge the dead stones (estimate, engine) of a game that ended by "
@@ -138,6 +137,7 @@ def batch(
                            "decides such a result, so only its markup and the stones proven dead "
                            "are read, said in its notes.")
     ] = False,
+    engine: options.Engine = EngineName.AUTO,
     limit: options.Limit = None,
     follow_links: options.FollowLinks = False,
     wide: options.Wide = False,
