@@ -49,8 +49,9 @@ class Settings:
     engine: EngineName = EngineName.AUTO
     judge_unscored: bool = True
     """Judge the dead stones (the estimate, an engine) of a game that ended by resignation, time
-    or forfeit too, though no count decides its result (``batch``: off unless
-    ``--judge-unscored``; then only its markup and the stones proven dead are read)."""
+    or forfeit too, though no count decides its result. Off (``batch``'s default, unless
+    ``--judge-unscored``): only such a game's markup (where ``dead_stones`` reads it) and the
+    stones proven dead are read."""
     move: int | None = None
     """The position after this move instead of the end of the game."""
     encoding: str | None = None

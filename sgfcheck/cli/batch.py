@@ -134,8 +134,8 @@ def batch(
         bool, typer.Option("--judge-unscored", metavar="",
                            help="Judge the dead stones (estimate, engine) of a game that ended by "
                            "resignation, time or forfeit too. Skipped by default: no count "
-                           "decides such a result, so only its markup and the stones proven dead "
-                           "are read, said in its notes.")
+                           "decides such a result, so only its markup (where --dead-stones reads "
+                           "it) and the stones proven dead are read, said in its notes.")
     ] = False,
     engine: options.Engine = EngineName.AUTO,
     limit: options.Limit = None,
