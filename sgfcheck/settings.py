@@ -90,6 +90,17 @@ class Settings:
         return self.engine is not EngineName.NONE and self.dead_stones in (
             DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
 
+    @property
+    def judges_dead_stones(self) -> bool:
+        """The dead stones may be judged (by the estimate or an engine), not only read from
+        markup or proofs: ``--dead-stones`` is ``auto``, ``estimate`` or an engine, and neither
+        ``--dead`` nor ``--alive`` is given. Only then does :attr:`judge_unscored` change
+        anything."""
+        if self.dead or self.alive:
+            return False
+        return self.dead_stones in ENGINE_JUDGES or self.dead_stones in (
+            DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
+
     def judged_by(self, judge: DeadStoneChoice) -> Settings:
         """The same choices, the dead stones judged by ``judge`` and no engine asked after it
         (a second opinion's pass)."""
@@ -151,11 +162,14 @@ OPTION_NAMES = {"rules": "--rules", "ko": "--ko", "suicide": "--suicide", "komi"
 
 
 def differences(before: Settings, now: Settings) -> list[str]:
-    """The choices that differ, as a user reads them (``--engine katago, not none``)."""
+    """The choices that differ, as a user reads them (``--engine katago, not none``). A choice
+    that changes nothing in either run is not a difference: ``--judge-unscored`` where no dead
+    stones are judged (a run state written before it existed reads as judging every game)."""
     out = []
     a, b = before.to_plain(), now.to_plain()
+    moot = set() if before.judges_dead_stones or now.judges_dead_stones else {"judge_unscored"}
     for name, value in b.items():
-        if a[name] != value:
+        if a[name] != value and name not in moot:
             if name == "limits":
                 changed = [f"{k.replace('_', '-')}={v}" for k, v in value.items()
                            if a[name].get(k) != v]

@@ -7,6 +7,7 @@ import gzip
 import importlib
 import json
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,10 @@ from typer.testing import CliRunner
 
 from sgfcheck.cli.app import app
 from sgfcheck.records.items import WorkItem
+from sgfcheck.run.batch import BatchOptions
 from sgfcheck.run.executor import Chunk, RunStopped, chunks, hard_limit, in_order
 from sgfcheck.run.ledger import RunHead
-from sgfcheck.settings import Settings
+from sgfcheck.settings import Settings, differences
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,6 +154,22 @@ def test_the_run_header_reads_what_differs() -> None:
     assert parts.differences({**plain, "part_size": 50}) == ["--part-size 100, not 50"]
     assert report.differences({"inputs": ["games/"], "sgfcheck": "0.0.1"}) == [
         "a run written by sgfcheck 0.0.1 without its settings"]
+
+
+def test_a_run_state_from_before_judge_unscored_resumes_where_it_changes_nothing() -> None:
+    """A run state written before ``--judge-unscored`` existed has no such setting: it judged
+    every game. Resumed by today's ``batch`` (which skips games ended by resignation), a run
+    whose dead stones come from markup goes on (nothing is judged either way); one that asks
+    the estimate is another run, said so."""
+    for dead_stones, said in (("markup", []), ("benson", []),
+                              ("auto", ["--judge-unscored False, not True"]),
+                              ("estimate", ["--judge-unscored False, not True"])):
+        old = Settings(dead_stones=dead_stones).to_plain()  # type: ignore[arg-type]
+        del old["judge_unscored"]
+        now = BatchOptions.of(dead_stones=dead_stones).settings
+        assert differences(Settings.from_plain(old), now) == said, dead_stones
+    alive = BatchOptions.of(dead_stones="auto", alive=True).settings
+    assert differences(replace(alive, judge_unscored=True), alive) == []
 
 
 # --- renderers render ---------------------------------------------------------------------------

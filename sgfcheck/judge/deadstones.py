@@ -384,8 +384,7 @@ def choose_sources(settings: Settings, at_end: bool = True,
     if settings.alive or choice is DeadStoneChoice.NONE:
         return [all_alive]
     if (ended is not None and at_end and not settings.judge_unscored
-            and (choice in ENGINE_JUDGES or choice in (DeadStoneChoice.AUTO,
-                                                        DeadStoneChoice.ESTIMATE))):
+            and settings.judges_dead_stones):
         reads = [markup_dead_stones] if choice is DeadStoneChoice.AUTO else []
         return [*reads, not_judged(ended)]
     if choice in ENGINE_JUDGES:
