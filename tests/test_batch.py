@@ -520,8 +520,9 @@ def test_a_resigned_game_is_not_judged_unless_asked(tmp_path: Path) -> None:
     assert skipped["dead_stones"]["points"] == []
     assert skipped["dead_stones"]["source"] == "none"
     assert skipped["dead_stones"]["notes"] == [
-        "not judged: the game ended by resignation and no count decides its result; every "
-        "stone is counted alive (--judge-unscored judges them)"]
+        "not judged (the game ended by resignation: no count decides its result; "
+        "--judge-unscored judges it): every stone is counted alive (territory counts may be "
+        "wrong)"]
     judged = rows["judged"]["resigned-dead-in-territory.sgf"]
     assert (judged["dead_stones"]["points"], judged["dead_stones"]["source"]) == (
         ["H5"], "estimate")

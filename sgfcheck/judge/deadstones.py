@@ -339,15 +339,21 @@ def engine_dead_stones(name: str) -> DeadStoneSource:
     return dead_stones
 
 
-def proven_dead_stones(board: Board) -> DeadStones:
-    """No source knows: only stones proven dead (Benson) are removed, never a guess."""
+def proven_removed(points: set[int]) -> str:
+    """What a count on the proofs alone removes (``points``: the stones proven dead)."""
+    return ("only the stones proven dead whatever anyone plays (Benson) are removed" if points
+            else "every stone is counted alive")
+
+
+def proven_dead_stones(board: Board, why: str = "no dead-stone information") -> DeadStones:
+    """Nobody judged the dead stones (``why``): only stones proven dead (Benson) are removed,
+    never a guess."""
     proven = prove(board).dead
     if proven:
         return DeadStones(proven, Source.BENSON, [
-            "no dead-stone information: only the stones proven dead whatever anyone plays "
-            "(Benson) are removed; every other stone is counted alive"], assumed=True)
-    return DeadStones(set(), Source.NONE, ["no dead-stone information: every stone is counted "
-                                           "alive (territory counts may be wrong)"], assumed=True)
+            f"{why}: {proven_removed(proven)}; every other stone is counted alive"], assumed=True)
+    return DeadStones(set(), Source.NONE, [
+        f"{why}: {proven_removed(proven)} (territory counts may be wrong)"], assumed=True)
 
 
 _ENDS = {ResultKind.RESIGN: "resignation", ResultKind.TIME: "time", ResultKind.FORFEIT: "forfeit"}
@@ -360,12 +366,8 @@ def not_judged(ended: ResultKind) -> DeadStoneSource:
 
     def source(game: GameRecord, line: Line, board: Board,
                context: GameContext) -> DeadStones:
-        proven = prove(board).dead
-        counted = ("only the stones proven dead whatever anyone plays (Benson) are removed"
-                   if proven else "every stone is counted alive")
-        return DeadStones(proven, Source.BENSON if proven else Source.NONE, [
-            f"not judged: the game ended by {_ENDS[ended]} and no count decides its result; "
-            f"{counted} (--judge-unscored judges them)"], assumed=True)
+        return proven_dead_stones(board, f"not judged (the game ended by {_ENDS[ended]}: no "
+                                  "count decides its result; --judge-unscored judges it)")
 
     return source
 
@@ -409,10 +411,7 @@ def find_dead_stones(game: GameRecord, line: Line, board: Board, context: GameCo
             found = source(game, line, board, context)
         except EngineError as exc:
             fallback = proven_dead_stones(board)
-            counted = ("only the stones proven dead whatever anyone plays (Benson) are removed"
-                       if fallback.points else "every stone is counted alive")
-            fallback.findings.append(Finding(exc.code, f"{exc}; {counted}"))
-            return fallback
+            return fallback.failed(Finding(exc.code, f"{exc}; {proven_removed(fallback.points)}"))
         if found is not None:
             return found
     return proven_dead_stones(board)
