@@ -80,17 +80,6 @@ class Settings:
         return self.rules != "auto" or self.komi is not None
 
     @property
-    def may_ask_engines(self) -> bool:
-        """An engine may be asked about a game's dead stones: named as their source, or asked by
-        the estimate or for a second opinion (``--engine`` other than ``none``)."""
-        if self.dead or self.alive:
-            return False
-        if self.dead_stones in ENGINE_JUDGES:
-            return True
-        return self.engine is not EngineName.NONE and self.dead_stones in (
-            DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
-
-    @property
     def judges_dead_stones(self) -> bool:
         """The dead stones may be judged (by the estimate or an engine), not only read from
         markup or proofs: ``--dead-stones`` is ``auto``, ``estimate`` or an engine, and neither
@@ -100,6 +89,13 @@ class Settings:
             return False
         return self.dead_stones in ENGINE_JUDGES or self.dead_stones in (
             DeadStoneChoice.AUTO, DeadStoneChoice.ESTIMATE)
+
+    @property
+    def may_ask_engines(self) -> bool:
+        """An engine may be asked about a game's dead stones: named as their source, or asked by
+        the estimate or for a second opinion (``--engine`` other than ``none``)."""
+        return self.judges_dead_stones and (self.dead_stones in ENGINE_JUDGES
+                                            or self.engine is not EngineName.NONE)
 
     def judged_by(self, judge: DeadStoneChoice) -> Settings:
         """The same choices, the dead stones judged by ``judge`` and no engine asked after it

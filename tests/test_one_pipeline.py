@@ -156,6 +156,29 @@ def test_the_run_header_reads_what_differs() -> None:
         "a run written by sgfcheck 0.0.1 without its settings"]
 
 
+def test_which_choices_judge_dead_stones_and_which_may_ask_an_engine() -> None:
+    """Judged: the estimate or an engine may decide (so ``--judge-unscored`` matters); an engine
+    may be asked: named by ``--dead-stones``, or by ``--engine`` where the estimate runs (the
+    batch then gives a file its engines' time). ``--dead`` and ``--alive`` decide alone."""
+    cases = {  # dead_stones, engine, --dead, --alive: judged, may ask an engine
+        ("markup", "auto", (), False): (False, False),
+        ("benson", "katago", (), False): (False, False),
+        ("none", "auto", (), False): (False, False),
+        ("auto", "none", (), False): (True, False),
+        ("estimate", "none", (), False): (True, False),
+        ("auto", "auto", (), False): (True, True),
+        ("estimate", "gnugo", (), False): (True, True),
+        ("katago", "none", (), False): (True, True),
+        ("gnugo", "none", (), False): (True, True),
+        ("auto", "auto", ("D4",), False): (False, False),
+        ("katago", "auto", (), True): (False, False),
+    }
+    for (dead_stones, engine, dead, alive), said in cases.items():
+        settings = Settings(dead_stones=dead_stones, engine=engine,  # type: ignore[arg-type]
+                            dead=dead, alive=alive)
+        assert (settings.judges_dead_stones, settings.may_ask_engines) == said, settings
+
+
 def test_a_run_state_from_before_judge_unscored_resumes_where_it_changes_nothing() -> None:
     """A run state written before ``--judge-unscored`` existed has no such setting: it judged
     every game. Resumed by today's ``batch`` (which skips games ended by resignation), a run
