@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 RULES_HELP = ("The game's ruleset: 'auto' (from RU), a preset (see sgfcheck rules), "
               "preset:param=value,... or a KataGo rule string.")
 Rules = Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)]
+
+
 def _komi_number(text: str) -> float:
     """``--komi``'s value as a number, or a usage error in sgfcheck's words (not the option
     parser's)."""
@@ -118,9 +120,6 @@ OutputFile = Annotated[Path | None, typer.Option(
 def names(text: str | None) -> tuple[str, ...]:
     """A comma-separated option's values."""
     return tuple(n.strip() for n in text.split(",") if n.strip()) if text else ()
-
-
-# --- settings -------------------------------------------------------------------------------
 
 
 def seconds_of(timeout: float) -> float:
