@@ -507,11 +507,16 @@ def test_a_resigned_game_is_not_judged_unless_asked(tmp_path: Path) -> None:
     scored = FIXTURES / "dead-in-territory.sgf"  # the same position, RE[W+9.5]
     marked = tmp_path / "marked.sgf"  # resigned too, the players' marks naming H5 dead
     marked.write_text(resigned.read_text().replace("RE[W+R]", "RE[W+R]TB[he]"))
+    timed = tmp_path / "timed.sgf"  # Black lost on time, forfeit: no count decides them either
+    timed.write_text(resigned.read_text().replace("RE[W+R]", "RE[W+T]"))
+    forfeit = tmp_path / "forfeit.sgf"
+    forfeit.write_text(resigned.read_text().replace("RE[W+R]", "RE[W+F]"))
     runs = {"skipped": [], "judged": ["--judge-unscored"]}
     rows: dict[str, dict[str, dict]] = {}
     for name, extra in runs.items():
         out = tmp_path / f"{name}.jsonl"
-        result = runner.invoke(app, ["batch", str(resigned), str(scored), str(marked), "--out",
+        result = runner.invoke(app, ["batch", str(resigned), str(scored), str(marked),
+                                     str(timed), str(forfeit), "--out",
                                      str(out), "--dead-stones", "auto", "--engine", "none",
                                      "--fail-on", "never", "--quiet", *extra])
         assert result.exit_code == 0, result.output
@@ -523,6 +528,10 @@ def test_a_resigned_game_is_not_judged_unless_asked(tmp_path: Path) -> None:
         "not judged (the game ended by resignation: no count decides its result; "
         "--judge-unscored judges it): every stone is counted alive (territory counts may be "
         "wrong)"]
+    for name, ended in (("timed.sgf", "time"), ("forfeit.sgf", "forfeit")):
+        assert rows["skipped"][name]["dead_stones"]["notes"][0].startswith(
+            f"not judged (the game ended by {ended}: ")
+        assert rows["judged"][name]["dead_stones"]["points"] == ["H5"]
     judged = rows["judged"]["resigned-dead-in-territory.sgf"]
     assert (judged["dead_stones"]["points"], judged["dead_stones"]["source"]) == (
         ["H5"], "estimate")
