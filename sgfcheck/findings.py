@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from sgfcheck.colour import Colour
+from sgfcheck.engineregistry import ENGINES
 
 
 class Severity(str, Enum):
@@ -46,6 +47,8 @@ ALL_CODES: list[Code] = []
 
 
 def _c(code: str, severity: Severity, rule: str) -> Code:
+    if any(c.code == code for c in ALL_CODES):  # an engine's entry reusing a code, say
+        raise ValueError(f"the finding code {code} is made twice")
     made = Code(code, severity, rule)
     ALL_CODES.append(made)
     return made
@@ -116,9 +119,12 @@ RUL_AFTER_END = _c("RUL010", W, "move after game end")
 RUL_SETUP_DEAD = _c("RUL011", E, "illegal setup")
 RUL_SUICIDE_ALLOWED = _c("RUL012", INFO, "suicide (legal here)")
 
-# Life and death.
-LIF_GNUGO = _c("LIF001", E, "GNU Go failed")
-LIF_KATAGO = _c("LIF002", E, "KataGo failed")
+# Life and death: each engine's failure, made from its registry entry (LIF001 GNU Go, LIF002
+# KataGo), in the order of their codes.
+ENGINE_FAILURES: dict[str, Code] = {
+    e.name: _c(e.failure, E, f"{e.shown} failed")
+    for e in sorted(ENGINES, key=lambda e: e.failure)}
+"""The finding each engine's failure is, by the engine's name (``katago``: ``LIF002``)."""
 LIF_TIME = _c("LIF003", W, "engine time spent")
 """A bound on engine time (``--limit engine-game``, ``engine-file``, ``--timeout``) ended before
 an engine was asked or answered: the decision it would have made is the estimate's (or, with

@@ -7,14 +7,21 @@ it: the players (TB/TW markup), the user (``--dead``, ``--alive``), a proof (Ben
 estimate, a precedent of the rules, an engine (GNU Go, KataGo), the seki analysis, or nobody.
 The dead-stone sources, the estimate and the chain statuses all use these words, and the reports
 print their values. Who a user may ask (``--dead-stones``: :class:`DeadStoneChoice`;
-``--engine``: :class:`EngineName`) is said in the same words: an engine's name is in these three
-lists and in its registry entry (:mod:`sgfcheck.judge.registry`), nowhere else.
+``--engine``: :class:`EngineName`) is said in the same words.
+
+The engines' words in the three lists are made from the registry of engines
+(:mod:`sgfcheck.engineregistry`), one member each (``Source("katago")``, also
+``Source.KATAGO``), in the place of the list where the engines stand: the enum's own way of
+making members in a loop (``_ignore_``). A type checker sees only the other members, and no
+code outside an engine's own module names an engine's member.
 """
 
 from __future__ import annotations
 
 import sys
 from enum import Enum
+
+from sgfcheck.engineregistry import NAMES as _ENGINES
 
 if sys.version_info >= (3, 11):
     from enum import StrEnum
@@ -48,9 +55,9 @@ class Source(StrEnum):
     BENSON = "benson"
     """A proof: unconditional life, or dead inside such a group's territory."""
     ESTIMATE = "estimate"
-    GNUGO = "gnugo"
-    """GNU Go (``final_status_list``): the one place an engine's name is spelled."""
-    KATAGO = "katago"
+    _ignore_ = ["_engine"]
+    for _engine in _ENGINES:  # GNUGO = "gnugo", KATAGO = "katago" ...
+        vars()[_engine.upper().replace("-", "_")] = _engine
     RULES = "rules"
     """A precedent of the game's rules (bent four in the corner, dead under the Japanese rules)."""
     SEKI_ANALYSIS = "seki analysis"
@@ -73,8 +80,9 @@ class DeadStoneChoice(StrEnum):
     ESTIMATE = "estimate"
     BENSON = "benson"
     """Only stones proven dead."""
-    GNUGO = Source.GNUGO.value
-    KATAGO = Source.KATAGO.value
+    _ignore_ = ["_engine"]
+    for _engine in _ENGINES:  # ask that engine
+        vars()[_engine.upper().replace("-", "_")] = _engine
     NONE = "none"
     """Every stone alive."""
 
@@ -86,8 +94,9 @@ class EngineName(StrEnum):
     """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
     give (and only that); elsewhere the estimate alone."""
     NONE = "none"
-    GNUGO = Source.GNUGO.value
-    KATAGO = Source.KATAGO.value
+    _ignore_ = ["_engine"]
+    for _engine in _ENGINES:  # the estimate asks that engine
+        vars()[_engine.upper().replace("-", "_")] = _engine
 
 
 ENGINE_NAMES = frozenset(name for name in EngineName

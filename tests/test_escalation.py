@@ -12,7 +12,7 @@ import pytest
 from conftest import FIXTURES
 from test_katago import needs_katago
 
-from sgfcheck.findings import LIF_KATAGO
+from sgfcheck.findings import ENGINE_FAILURES
 from sgfcheck.judge import deadstones
 from sgfcheck.judge.interface import EngineJudgement
 from sgfcheck.judge.katago import KataGoError
@@ -22,6 +22,7 @@ from sgfcheck.settings import DeadStoneChoice, EngineName, Settings
 from sgfcheck.status import Source, Status
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+LIF_KATAGO = ENGINE_FAILURES["katago"]
 UNSETTLED = CORPUS / "kgs" / "KGS2001" / "2000-11-11-5.sgf"
 """A KGS game (resigned mid-fight) the estimate leaves three chains uncertain in (W Q11, W D7,
 W G5) and decides four with a confidence under 0.7 (B G11, H9, L9, M8, dead); KataGo, asked with

@@ -13,7 +13,6 @@ from conftest import FIXTURES
 from test_engine_time import fake_katago, run_sgfcheck, walls_game
 from test_katago import needs_katago
 
-from sgfcheck import findings as F
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.reasons import sentence as said
@@ -113,64 +112,6 @@ def test_the_second_judge_is_katago_else_gnu_go_else_none(
     assert secondopinion.second_judge() is DeadStoneChoice.GNUGO
     monkeypatch.setitem(engines.INSTALLED, "gnugo", lambda: False)
     assert secondopinion.second_judge() is None
-
-
-def test_every_list_of_engines_is_made_from_the_registry() -> None:
-    """Issue 63: adding an engine touched 11 files (three lists of names, words in three more,
-    KataGo by name where a mismatch is confirmed). Every list is now made from one registry."""
-    from sgfcheck.counting.judged import _BASIS, Basis
-    from sgfcheck.judge import engines, registry
-    from sgfcheck.output.scores import _DECIDERS, _SOURCE_WORDS
-    from sgfcheck.settings import EngineName
-
-    names = [e.source.value for e in registry.ENGINES]
-    assert names == ["katago", "gnugo"]  # the order --engine auto asks them in
-    assert set(engines.ENGINES) == set(engines.INSTALLED) == set(names)
-    assert set(names) <= {c.value for c in DeadStoneChoice} & {c.value for c in EngineName}
-    # Each start and finder is named by reference and imported when asked: each resolves.
-    import importlib
-    for e in registry.ENGINES:
-        for reference in (e.start, e.found):
-            module, _, name = reference.partition(":")
-            assert callable(getattr(importlib.import_module(module), name)), reference
-    assert [registry.shown_name(n) for n in names] == ["KataGo", "GNU Go"]
-    for e in registry.ENGINES:
-        assert _BASIS[e.source] is Basis.ENGINE
-        assert (_SOURCE_WORDS[e.source], _DECIDERS[e.source]) == (f"{e.shown}'s dead stones",
-                                                                  e.shown)
-    assert {F.LIF_KATAGO, F.LIF_GNUGO} == registry.FAILURES
-
-
-def test_no_module_but_the_registry_and_the_engines_own_names_an_engine() -> None:
-    """Issue 63: a third engine is its own module, its registry entry, and its name in the word
-    lists of ``status.py`` (which a type checker must see). The dead-stone sources, the estimate,
-    the settings and ``engines list`` name none: they are made from the registry."""
-    import importlib
-    import re
-
-    from sgfcheck.judge import engines, registry
-    from sgfcheck.status import ENGINE_JUDGES, ENGINE_NAMES, ENGINE_SOURCES
-
-    own = {"sgfcheck/status.py", "sgfcheck/judge/registry.py",
-           "sgfcheck/cli/engines.py"}  # installing KataGo is a command of its own
-    for e in registry.ENGINES:
-        for reference in (e.start, e.found, e.status):
-            module = reference.partition(":")[0]
-            own.add(module.replace(".", "/") + ".py")
-            name = reference.partition(":")[2]
-            assert callable(getattr(importlib.import_module(module), name)), reference
-    root = Path(__file__).resolve().parent.parent
-    naming = re.compile(r"\.(" + "|".join(e.source.name for e in registry.ENGINES) + r")\b")
-    named = [f"{path.relative_to(root)}:{n}" for path in sorted((root / "sgfcheck").rglob("*.py"))
-             if str(path.relative_to(root)) not in own
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if naming.search(line)]
-    assert named == []
-    names = {e.source.value for e in registry.ENGINES}
-    assert {c.value for c in ENGINE_JUDGES} == {n.value for n in ENGINE_NAMES} == names
-    assert {s.value for s in ENGINE_SOURCES} == names
-    # engines list: every engine of the registry, by name, and none started when asked not to.
-    assert [s.name for s in engines.statuses(start=False)] == ["gnugo", "katago"]
 
 
 def test_gnu_go_gives_the_second_opinion_where_katago_is_absent(

@@ -8,7 +8,7 @@ import typer
 
 from sgfcheck.cli.common import examples, say, width
 from sgfcheck.cli.exits import ExitStatus
-from sgfcheck.status import Source, StrEnum
+from sgfcheck.status import StrEnum
 
 app = typer.Typer(name="engines", add_completion=False, pretty_exceptions_enable=False,
                  help="Engines for dead stones: what is installed, installing KataGo.",
@@ -21,7 +21,7 @@ def engines() -> None:
 
 
 class Installable(StrEnum):
-    katago = Source.KATAGO.value
+    katago = "katago"
 
 
 @app.command("install", epilog=examples("sgfcheck engines install katago"))

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from sgfcheck.cli.common import SUFFIX_FORMATS, check_writable, usage_error
+from sgfcheck.engineregistry import BY_NAME, ENGINES
+from sgfcheck.engineregistry import NAMES as ENGINE_LIST
 from sgfcheck.escaping import visible
+from sgfcheck.findings import ENGINE_FAILURES
 from sgfcheck.limits import DEFAULT_LIMITS, LIMIT_HELP, Limits
 from sgfcheck.settings import DeadStoneChoice, EngineName
 
@@ -46,26 +49,29 @@ def _komi_number(text: str) -> float:
 Komi = Annotated[float | None, typer.Option(
     "--komi", metavar="X", help="The komi, whatever KM says (every count and engine uses it; "
     "the result check reads no other).", show_default=False, parser=_komi_number)]
+_ENGINES_ASKED = ", ".join(f"{name} (ask {BY_NAME[name].shown}: {BY_NAME[name].install})"
+                          for name in ENGINE_LIST)
+_FAILURES = " or ".join(f"{code.code} ({BY_NAME[name].shown})"
+                        for name, code in ENGINE_FAILURES.items())
 DEAD_STONES_HELP = (
     "Where dead stones come from: auto (TB/TW markup if the record has it, else estimate), "
     "markup (else proofs only), estimate (sgfcheck's judgement: proofs, then seeded playouts; "
-    "undecided chains are named 'uncertain'), benson (only stones proven dead), gnugo (ask GNU "
-    "Go 3.8: Debian package gnugo, or SGFCHECK_GNUGO), katago (ask KataGo: sgfcheck engines "
-    "install katago), none (every stone alive). An engine that fails is finding LIF001 or "
-    "LIF002, and only the stones proven dead are removed.")
+    f"undecided chains are named 'uncertain'), benson (only stones proven dead), {_ENGINES_ASKED}, "
+    f"none (every stone alive). An engine that fails is finding {_FAILURES}, and only the "
+    "stones proven dead are removed.")
 DeadStones = Annotated[DeadStoneChoice, typer.Option("--dead-stones",
                                                            help=DEAD_STONES_HELP)]
 SEED_HELP = "Seed of the estimate's playouts (the same seed gives the same judgement)."
 Seed = Annotated[int, typer.Option("--seed", metavar="N", help=SEED_HELP)]
 ENGINE_HELP = (
     "The engine the estimate asks, with --dead-stones auto or estimate: auto (a second "
-    "opinion: KataGo where installed, else GNU Go, counts again a game whose verdict on the "
-    "estimate's dead stones would be a mismatch or stays open because of them; a mismatch "
-    "needs both, an open verdict is decided where the engine's count gives RE), katago (also "
-    "the chains the estimate cannot decide: uncertain, or decided with a confidence under 0.7; "
-    "one network evaluation, only for a position with such a chain; sgfcheck engines install "
-    "katago), gnugo (the same chains, asked of GNU Go) or none (the estimate alone). Each "
-    "chain's source says who decided it. Also SGFCHECK_ENGINE.")
+    f"opinion: the first installed of {', '.join(e.shown for e in ENGINES)}, counts again a "
+    "game whose verdict on the estimate's dead stones would be a mismatch or stays open "
+    "because of them; a mismatch needs both, an open verdict is decided where the engine's "
+    f"count gives RE), {' or '.join(ENGINE_LIST)} (also the chains the estimate cannot decide: "
+    "uncertain, or decided with a confidence under 0.7, asked of that engine once a position "
+    "with such a chain) or none (the estimate alone). Each chain's source says who decided "
+    "it. Also SGFCHECK_ENGINE.")
 Engine = Annotated[EngineName, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
                                                   help=ENGINE_HELP)]
 Encoding = Annotated[str | None, typer.Option(

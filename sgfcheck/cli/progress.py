@@ -119,7 +119,7 @@ class Tracker:
         done, total = self.bar.position()
         unit = "record" if self.per_file else "game"
         waiting = f", {total - done - 1} waiting" if total is not None else ""
-        from sgfcheck.judge.registry import shown_name
+        from sgfcheck.engineregistry import shown_name
 
         self.bar.update(done, f"{shown_name(engine)} judging {unit} {done + 1}{waiting}")
 

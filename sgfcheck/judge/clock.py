@@ -24,8 +24,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from sgfcheck import findings as F
+from sgfcheck.engineregistry import shown_name
 from sgfcheck.judge.interface import EngineError
-from sgfcheck.judge.registry import shown_name
 from sgfcheck.limits import Limits
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE, Colour
+from sgfcheck.engineregistry import BY_NAME, shown_name
 from sgfcheck.findings import Finding
 from sgfcheck.judge.benson import prove
 from sgfcheck.judge.bentfour import bent_fours
@@ -30,7 +31,6 @@ from sgfcheck.judge.clock import asking
 from sgfcheck.judge.engines import running
 from sgfcheck.judge.estimate import ChainVerdict, ChainVerdicts, judge
 from sgfcheck.judge.interface import EngineError, EngineJudgement
-from sgfcheck.judge.registry import BY_NAME, shown_name
 from sgfcheck.points import expand_point_list, parse_point_name
 from sgfcheck.records.context import GameContext
 from sgfcheck.records.lines import Line, Move

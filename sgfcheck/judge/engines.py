@@ -1,4 +1,4 @@
-"""How each engine of the registry (:mod:`sgfcheck.judge.registry`) is started and found, each
+"""How each engine of the registry (:mod:`sgfcheck.engineregistry`) is started and found, each
 behind the interface of :mod:`sgfcheck.judge.interface`: its entry says where, and its module is
 imported only when it is asked for."""
 
@@ -8,8 +8,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from sgfcheck.engineregistry import ENGINES as REGISTRY
 from sgfcheck.judge.interface import Engine, EngineStatus
-from sgfcheck.judge.registry import ENGINES as REGISTRY
 
 
 def _later(reference: str) -> Callable[..., Any]:
@@ -20,11 +20,11 @@ def _later(reference: str) -> Callable[..., Any]:
     return call
 
 
-ENGINES: dict[str, Callable[[], Engine]] = {e.source.value: _later(e.start) for e in REGISTRY}
+ENGINES: dict[str, Callable[[], Engine]] = {e.name: _later(e.start) for e in REGISTRY}
 """Every engine of the registry, by name: a function that gives it running (raises
 :class:`~sgfcheck.judge.interface.EngineError`)."""
 
-INSTALLED: dict[str, Callable[[], bool]] = {e.source.value: _later(e.found) for e in REGISTRY}
+INSTALLED: dict[str, Callable[[], bool]] = {e.name: _later(e.found) for e in REGISTRY}
 """Whether each engine of the registry is installed here (and, for KataGo, can run)."""
 
 
@@ -32,7 +32,7 @@ def statuses(start: bool = True) -> list[EngineStatus]:
     """Every engine of the registry, by name: whether it is installed and usable here, and
     where (``start``: an engine may be started to answer a query; KataGo's start takes seconds,
     loading its network)."""
-    return [_later(e.status)(start) for e in sorted(REGISTRY, key=lambda e: e.source.value)]
+    return [_later(e.status)(start) for e in sorted(REGISTRY, key=lambda e: e.name)]
 
 
 def installed(name: str) -> bool:

@@ -23,8 +23,9 @@ from sgfcheck.limits import engine_preexec
 from sgfcheck.points import parse_point_name, point_to_sgf
 from sgfcheck.records.context import GameContext
 from sgfcheck.replay.board import Board
-from sgfcheck.status import Source
 
+NAME = "gnugo"
+"""Its name in the registry of engines (:mod:`sgfcheck.engineregistry`)."""
 TIMEOUT = 60.0
 DEBIAN_PATH = "/usr/games/gnugo"
 
@@ -32,14 +33,14 @@ DEBIAN_PATH = "/usr/games/gnugo"
 class GnuGoError(EngineError):
     """GNU Go is missing, failed, or did not answer in time; the message says which."""
 
-    code = F.LIF_GNUGO
+    code = F.ENGINE_FAILURES[NAME]
 
 
 class GnuGo:
     """GNU Go behind the engine interface (:mod:`sgfcheck.judge.interface`): each position is one
     GTP session of its own, so there is no process to keep."""
 
-    name = Source.GNUGO.value
+    name = NAME
 
     def __init__(self, binary: str | None = None) -> None:
         self.binary = binary
@@ -71,7 +72,7 @@ def gnugo_installed() -> bool:
 def gnugo_status(start: bool = True) -> EngineStatus:
     """GNU Go: found (each position starts a process of its own: nothing to start here)."""
     found = find_gnugo()
-    return EngineStatus(Source.GNUGO.value, found is not None,
+    return EngineStatus(NAME, found is not None,
                         found or "not found (apt-get install gnugo, or SGFCHECK_GNUGO)")
 
 
@@ -95,7 +96,7 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
     if program is None:
         raise GnuGoError("GNU Go is not installed (Debian: apt-get install gnugo; or set "
                          "SGFCHECK_GNUGO to its path)")
-    timeout, ending = allowance(Source.GNUGO.value, timeout)
+    timeout, ending = allowance(NAME, timeout)
     with tempfile.TemporaryDirectory(prefix="sgfcheck-") as folder:
         sgf = Path(folder) / "position.sgf"
         sgf.write_text(position_sgf(board, to_move, komi), encoding="ascii")
@@ -115,7 +116,7 @@ def ask(board: Board, to_move: Colour, komi: float, binary: str | None = None,
         except subprocess.TimeoutExpired:
             end_process(process)
             if ending is not None:
-                raise TimeSpent(Source.GNUGO.value, ending, waiting=True) from None
+                raise TimeSpent(NAME, ending, waiting=True) from None
             raise GnuGoError(f"GNU Go did not answer within {timeout:g} s") from None
         except BaseException:
             end_process(process)

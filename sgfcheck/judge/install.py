@@ -23,9 +23,8 @@ from pathlib import Path
 
 from sgfcheck.colour import BLACK
 from sgfcheck.judge.interface import EngineStatus
-from sgfcheck.judge.katago import KataGo, KataGoError, find_katago, installed_setup
+from sgfcheck.judge.katago import NAME, KataGo, KataGoError, find_katago, installed_setup
 from sgfcheck.replay.board import Board
-from sgfcheck.status import Source
 
 KATRAIN = "katrain==1.20.0"
 WHEEL_BINARY = "katrain/KataGo/katago"
@@ -91,7 +90,7 @@ def katago_usable() -> bool:
 
 def katago_status(start: bool = True) -> EngineStatus:
     """KataGo: found, with its OpenCL driver, and (``start``) whether it answers a query."""
-    name = Source.KATAGO.value
+    name = NAME
     setup = find_katago()
     if setup is None:
         return EngineStatus(name, False, "not installed (sgfcheck engines install katago, or "

@@ -32,8 +32,9 @@ from sgfcheck.limits import engine_preexec
 from sgfcheck.records.context import GameContext
 from sgfcheck.replay.board import Board
 from sgfcheck.rules.ruleset import Scoring
-from sgfcheck.status import Source
 
+NAME = "katago"
+"""Its name in the registry of engines (:mod:`sgfcheck.engineregistry`)."""
 START_TIMEOUT = 60.0
 """Seconds allowed for the engine to load its network (4.4 s measured the first time on 2 CPU
 cores, while pocl compiles its kernels)."""
@@ -51,7 +52,7 @@ up to 0.001, enough to change a chain's confidence as reported)."""
 class KataGoError(EngineError):
     """KataGo is missing, failed, or did not answer in time; the message says which."""
 
-    code = F.LIF_KATAGO
+    code = F.ENGINE_FAILURES[NAME]
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class KataGo:
     """A running analysis engine, behind the engine interface (:mod:`sgfcheck.judge.interface`).
     Use :func:`engine` to share one per process."""
 
-    name = Source.KATAGO.value
+    name = NAME
 
     def __init__(self, setup: KataGoSetup, start_timeout: float = START_TIMEOUT) -> None:
         self.setup = setup

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sgfcheck.judge.registry import BY_NAME
+from sgfcheck.engineregistry import BY_NAME
 from sgfcheck.margins import band_text, margin_text
 from sgfcheck.verdict import reasons as R
 

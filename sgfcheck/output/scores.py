@@ -13,9 +13,9 @@ from tabulate import tabulate
 from sgfcheck import findings as F
 from sgfcheck.colour import BLACK, COLOURS
 from sgfcheck.counting.judged import Basis
+from sgfcheck.engineregistry import ENGINES
 from sgfcheck.escaping import visible
 from sgfcheck.judge.deadstones import DeadStones
-from sgfcheck.judge.registry import ENGINES
 from sgfcheck.margins import band_text, margin_text
 from sgfcheck.output.differences import difference_lines
 from sgfcheck.output.reasons import reason_of
@@ -289,14 +289,14 @@ _BASIS_WORDS = {
 }
 
 
-_SOURCE_WORDS = {**{e.source: f"{e.shown}'s dead stones" for e in ENGINES},
+_SOURCE_WORDS = {**{Source(e.name): f"{e.shown}'s dead stones" for e in ENGINES},
                  Source.USER_DEAD: "the dead stones you gave (--dead)",
                  Source.USER_ALIVE: "the stones as they stand, every one counted alive as "
                                     "asked (--alive or --dead-stones none)"}
 """Where the dead stones' source says more than the verdict's basis."""
 
 
-_DECIDERS = {**{e.source: e.shown for e in ENGINES}, Source.RULES: "the rules"}
+_DECIDERS = {**{Source(e.name): e.shown for e in ENGINES}, Source.RULES: "the rules"}
 """Who, besides the estimate, may decide a chain of the estimate's judgement."""
 
 

@@ -45,10 +45,10 @@ from pebble import ProcessExpired
 from sgfcheck import findings as F
 from sgfcheck.endgame.finish import Outcome
 from sgfcheck.endgame.stage import within
+from sgfcheck.engineregistry import shown_name
 from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import USE, watching
-from sgfcheck.judge.registry import shown_name
 from sgfcheck.limits import Limits, cap_memory
 from sgfcheck.output.formats import ROWS
 from sgfcheck.output.html import LAST_RANK, ProblemGame, problem_game

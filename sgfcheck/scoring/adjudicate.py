@@ -20,10 +20,10 @@ from sgfcheck.counting.explain import explain
 from sgfcheck.counting.judged import Counts, Judgement, Worked, row_bands, unsettled_ways
 from sgfcheck.endgame.finish import objective_of
 from sgfcheck.endgame.stage import play_out, solving
+from sgfcheck.engineregistry import shown_name
 from sgfcheck.findings import Finding
 from sgfcheck.judge.clock import per_file, per_game
 from sgfcheck.judge.deadstones import DeadStones, choose_sources, find_dead_stones
-from sgfcheck.judge.registry import FAILURES, shown_name
 from sgfcheck.position.analysis import analyse
 from sgfcheck.position.owners import point_owners
 from sgfcheck.records.context import record_doubts
@@ -137,7 +137,8 @@ def _confirmed(game: GameScore, report: GameReport, settings: Settings,
     task = "confirm this mismatch" if mismatch else "decide this open verdict"
     asked = _score_game(report, settings.judged_by(judge), compare)
     failed = [] if asked.dead is None else [f for f in asked.dead.findings
-                                            if f.code in FAILURES or f.code is F.LIF_TIME]
+                                            if f.code in F.ENGINE_FAILURES.values()
+                                            or f.code is F.LIF_TIME]
     if asked.result_check is None or asked.dead is None or failed:
         if failed and failed[0].code is F.LIF_TIME:
             spent = Finding(F.LIF_TIME, f"{failed[0].message.partition('; ')[0]}; asked to "

@@ -15,9 +15,9 @@ its basis says.
 
 from __future__ import annotations
 
+from sgfcheck.engineregistry import ENGINES
 from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.judge.engines import installed
-from sgfcheck.judge.registry import ENGINES
 from sgfcheck.records.results import Result, ResultKind
 from sgfcheck.settings import DeadStoneChoice
 from sgfcheck.status import Source
@@ -52,8 +52,8 @@ def decides(engine: ResultCheck) -> bool:
 def second_judge() -> DeadStoneChoice | None:
     """The engine asked for a second opinion: the first of the registry's engines installed
     (KataGo, else GNU Go), else none."""
-    found = next((e for e in ENGINES if installed(e.source.value)), None)
-    return DeadStoneChoice(found.source.value) if found is not None else None
+    found = next((e for e in ENGINES if installed(e.name)), None)
+    return DeadStoneChoice(found.name) if found is not None else None
 
 
 def wanted(check: ResultCheck | None, dead: DeadStones | None, result: Result) -> bool:
