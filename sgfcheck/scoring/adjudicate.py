@@ -74,9 +74,9 @@ class Found:
 def judge_position(report: GameReport, settings: Settings) -> Found:
     """Replay to the position asked for and find its dead stones."""
     game = report.game
-    if not game.playable or report.context is None:
+    line = report.line  # the check's main line, the one it replayed
+    if not game.playable or report.context is None or line is None:
         return Found(error="not a playable game")
-    line = report.line if report.line is not None else game.main_line()
     if settings.move is None and report.replay is not None:
         rep = report.replay  # the check already replayed this line under these rules
     else:
