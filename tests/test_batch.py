@@ -513,14 +513,28 @@ def test_a_resigned_game_is_not_judged_unless_asked(tmp_path: Path) -> None:
     forfeit.write_text(resigned.read_text().replace("RE[W+R]", "RE[W+F]"))
     runs = {"skipped": [], "judged": ["--judge-unscored"]}
     rows: dict[str, dict[str, dict]] = {}
+    summaries: dict[str, tuple[dict, str]] = {}
     for name, extra in runs.items():
-        out = tmp_path / f"{name}.jsonl"
+        out, summary = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.json"
         result = runner.invoke(app, ["batch", str(resigned), str(scored), str(marked),
                                      str(timed), str(forfeit), "--out",
                                      str(out), "--dead-stones", "auto", "--engine", "none",
-                                     "--fail-on", "never", "--quiet", *extra])
+                                     "--fail-on", "never", "--quiet", "--summary-json",
+                                     str(summary), *extra])
         assert result.exit_code == 0, result.output
         rows[name] = {Path(r["path"]).name: r for r in read_rows(out)}
+        summaries[name] = (json.loads(summary.read_text()), result.output)
+    # The summary counts the games not judged (the marked one was judged by its marks).
+    assert summaries["skipped"][0]["not_judged"] == 3
+    assert re.search(r"^games not judged \(resigned, lost on time, forfeit\) +3$",
+                     summaries["skipped"][1], re.M)
+    assert summaries["judged"][0]["not_judged"] == 0
+    assert "games not judged" not in summaries["judged"][1]
+    again = tmp_path / "again.json"  # counted from the run state when a run is resumed
+    result = runner.invoke(app, ["batch", "--resume", str(tmp_path / "skipped.jsonl"),
+                                 "--quiet", "--summary-json", str(again)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(again.read_text())["not_judged"] == 3
     skipped = rows["skipped"]["resigned-dead-in-territory.sgf"]
     assert skipped["dead_stones"]["points"] == []
     assert skipped["dead_stones"]["source"] == "none"

@@ -62,6 +62,9 @@ class DeadStones:
     ownership: tuple[list[float], list[float]] | None = None
     """Every point's ownership (+1 Black .. -1 White) with Black to move first, and with White,
     where the judge gives it (the estimate's playouts, KataGo): the count's band reads it."""
+    not_judged: bool = False
+    """A game ended by resignation, time or forfeit whose dead stones were not judged (the
+    choice judges them, ``Settings.judge_unscored`` is off): only the stones proven dead."""
 
     @property
     def uncertain(self) -> list[ChainVerdict]:
@@ -345,15 +348,18 @@ def proven_removed(points: set[int]) -> str:
             else "every stone is counted alive")
 
 
-def proven_dead_stones(board: Board, why: str = "no dead-stone information") -> DeadStones:
-    """Nobody judged the dead stones (``why``): only stones proven dead (Benson) are removed,
-    never a guess."""
+def proven_dead_stones(board: Board, why: str = "no dead-stone information",
+                       not_judged: bool = False) -> DeadStones:
+    """Nobody judged the dead stones (``why``; ``not_judged``: they were not to be, see
+    :func:`not_judged`): only stones proven dead (Benson) are removed, never a guess."""
     proven = prove(board).dead
     if proven:
         return DeadStones(proven, Source.BENSON, [
-            f"{why}: {proven_removed(proven)}; every other stone is counted alive"], assumed=True)
+            f"{why}: {proven_removed(proven)}; every other stone is counted alive"], assumed=True,
+            not_judged=not_judged)
     return DeadStones(set(), Source.NONE, [
-        f"{why}: {proven_removed(proven)} (territory counts may be wrong)"], assumed=True)
+        f"{why}: {proven_removed(proven)} (territory counts may be wrong)"], assumed=True,
+        not_judged=not_judged)
 
 
 _ENDS = {ResultKind.RESIGN: "resignation", ResultKind.TIME: "time", ResultKind.FORFEIT: "forfeit"}
@@ -367,7 +373,8 @@ def not_judged(ended: ResultKind) -> DeadStoneSource:
     def source(game: GameRecord, line: Line, board: Board,
                context: GameContext) -> DeadStones:
         return proven_dead_stones(board, f"not judged (the game ended by {_ENDS[ended]}: no "
-                                  "count decides its result; --judge-unscored judges it)")
+                                  "count decides its result; --judge-unscored judges it)",
+                                  not_judged=True)
 
     return source
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from sgfcheck.scoring.lifefile import FileLife, GameLife
     from sgfcheck.verdict.decision import ResultCheck
 
-SCHEMA_VERSION = "2.8"
+SCHEMA_VERSION = "2.9"
 """The version of ``sgfcheck/data/report.schema.json`` (its ``version``): it changes with every
 change of a field. ``sgfcheck schema`` prints the schema; a batch run's state and a parts manifest
 name the version."""
@@ -531,6 +531,7 @@ def summary_dict(s: Summary) -> JSON:
                    "refused": s.engine_refused},
         "solver": {"games": s.solver_games, "gave_up": s.solver_gave_up,
                    "seconds": round(s.solver_seconds, 3)},
+        "not_judged": s.not_judged,
     }
 
 

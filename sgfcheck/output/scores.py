@@ -553,6 +553,9 @@ def summary_rows(summary: Summary) -> list[tuple[str, Cell]]:
     for basis, counts in sorted(summary.result_checks_by_basis.items()):
         rows.append((f"  on {BASIS_WORDS.get(basis, basis)}",
                      ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))))
+    if summary.not_judged:
+        rows.append(("games not judged (resigned, lost on time, forfeit)",
+                     summary.not_judged))
     if summary.engine_games or summary.engine_refused:
         rows.append(("games asked of an engine", summary.engine_games))
         rows.append(("  engine time s", f"{summary.engine_seconds:.1f}"))

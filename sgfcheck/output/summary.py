@@ -48,6 +48,10 @@ class Summary:
     engine_refused: int = 0
     """Positions an engine was not asked (or not waited for): a bound on engine time ended
     (``LIF003``)."""
+    not_judged: int = 0
+    """Games ended by resignation, time or forfeit whose dead stones were not judged (batch
+    without ``--judge-unscored``): no count decides their result; their counts rest on the
+    stones proven dead."""
     solver_games: int = 0
     """Games whose last open points the solver played out (or tried to)."""
     solver_gave_up: int = 0
@@ -73,7 +77,7 @@ class Summary:
 
 _COUNTS = ("files", "skipped", "games", "unreadable", "timeouts", "input_problems",
            "encodings_guessed", "errors", "games_with_illegal", "not_records", "engine_games",
-           "engine_refused", "solver_games", "solver_gave_up")
+           "engine_refused", "not_judged", "solver_games", "solver_gave_up")
 _COUNTERS = ("verdicts", "illegal_by_rule", "result_checks")
 
 

@@ -367,7 +367,8 @@ def _process(item: WorkItem, options: BatchOptions) -> FileOutcome:
             (f.outcome.value for f in finishes if f.outcome.gave_up),
             next((f.outcome.value for f in finishes if not f.solved), "solved")))
         facts.append(GameFacts(scored.verdict.value, illegal, rc, basis, has_error, key, label,
-                               problem, solver, sum(f.seconds for f in finishes)))
+                               problem, solver, sum(f.seconds for f in finishes),
+                               scored.dead is not None and scored.dead.not_judged))
     if pages and options.pages:
         _write_game_pages(options.pages, pages, options.timeout)
     return FileOutcome(item.key, rows, facts, digest, encoding_guessed=loaded.encoding_guessed,
@@ -608,6 +609,7 @@ def count_outcome(summary: Summary, outcome: FileOutcome, problems: Problems | N
             summary.solver_games += 1
             summary.solver_gave_up += game.solver in GAVE_UP
             summary.solver_seconds += game.solver_seconds
+        summary.not_judged += game.not_judged
         if game.illegal:
             summary.games_with_illegal += 1
             for rule in set(game.illegal):

@@ -41,6 +41,9 @@ class GameFacts:
     of its ways of counting), None where they were not played out."""
     solver_seconds: float = field(default=0.0, compare=False)
     """The time it took (a figure of the run, not a fact of the game: left out of equality)."""
+    not_judged: bool = False
+    """It ended by resignation, time or forfeit and its dead stones were not judged
+    (:attr:`sgfcheck.judge.deadstones.DeadStones.not_judged`)."""
 
 
 @dataclass
@@ -101,7 +104,8 @@ def _game_plain(g: GameFacts) -> dict[str, Any]:
             "has_error": g.has_error,
             "sequence": g.sequence.hex() if g.sequence is not None else None,
             "label": g.label, "problem": g.problem,  # orjson writes a dataclass field by field
-            "solver": g.solver, "solver_seconds": round(g.solver_seconds, 4)}
+            "solver": g.solver, "solver_seconds": round(g.solver_seconds, 4),
+            "not_judged": g.not_judged}
 
 
 def outcome_of(obj: dict[str, Any]) -> FileOutcome:
@@ -112,7 +116,8 @@ def outcome_of(obj: dict[str, Any]) -> FileOutcome:
                        bytes.fromhex(g["sequence"]) if g["sequence"] is not None else None,
                        g["label"],
                        ProblemGame(**g["problem"]) if g["problem"] is not None else None,
-                       g.get("solver"), float(g.get("solver_seconds") or 0.0))
+                       g.get("solver"), float(g.get("solver_seconds") or 0.0),
+                       bool(g.get("not_judged")))
              for g in obj["games"]]
     digest = obj.get("digest")
     return FileOutcome((path, member), [], games,
