@@ -211,6 +211,33 @@ def test_a_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
     assert report.findings[0].extra == {"limit": "file-size=1K"}
 
 
+def test_a_file_is_read_whole_whatever_size_it_said(tmp_path: Path) -> None:
+    """Each read asks for about the size the file had when opened (not a megabyte's buffer a
+    small record): a file of exactly the limit is read, a byte more is refused, and a file that
+    says it is empty (as /proc's do) or grows is read to its end all the same."""
+    from sgfcheck.records.reading import read_path
+
+    path = tmp_path / "exact.sgf"
+    path.write_bytes(b"x" * 1024)
+    assert read_path(str(path), Limits(file_size=1024)).data == b"x" * 1024
+    path.write_bytes(b"x" * 1025)
+    assert read_path(str(path), Limits(file_size=1024)).data is None
+    status = Path("/proc/self/status")
+    if status.exists():
+        assert os.stat(status).st_size == 0
+        assert b"Name:" in (read_path(str(status)).data or b"")
+    grown = tmp_path / "grown.sgf"
+    grown.write_bytes(b"(;GM[1])")
+    fd = os.open(grown, os.O_RDONLY)
+    try:
+        with grown.open("ab") as more:  # it grows after its size was taken
+            more.write(b"y" * 100_000)
+        from sgfcheck.records.reading import _read_regular
+        assert _read_regular(fd, Limits(), 8).data == b"(;GM[1])" + b"y" * 100_000
+    finally:
+        os.close(fd)
+
+
 def test_abnormal_but_legal_structure_gets_a_warning() -> None:
     many_nodes = check_bytes(b"(;GM[1]SZ[9]" + b";" * 100_001 + b";B[ee])")
     assert messages(many_nodes, "SGF036") == [

@@ -22,6 +22,8 @@ from sgfcheck.findings import Finding
 from sgfcheck.limits import DEFAULT_LIMITS, Limits, format_bytes
 
 _CHUNK = 1 << 20
+_SMALLEST = 1 << 13
+"""The least a read of a regular file asks for (its size may be 0, as a file of /proc says)."""
 
 
 @dataclass
@@ -50,12 +52,13 @@ def read_path(path: str, limits: Limits = DEFAULT_LIMITS, *,
         return ReadBytes(None, [Finding(F.SGF_UNREADABLE,
                                         f"cannot read the file: {exc.strerror}")])
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
+        mode = info.st_mode
         if stat.S_ISDIR(mode):
             return ReadBytes(None, [Finding(F.SGF_UNREADABLE, "a folder, not a file")])
         if stat.S_ISREG(mode):
             os.set_blocking(fd, True)
-            return _read_regular(fd, limits)
+            return _read_regular(fd, limits, info.st_size)
         if stat.S_ISFIFO(mode) and not regular_only:
             return read_stream(fd, limits, "the FIFO", wait_for_writer=True)
         kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode)
@@ -67,11 +70,15 @@ def read_path(path: str, limits: Limits = DEFAULT_LIMITS, *,
         os.close(fd)
 
 
-def _read_regular(fd: int, limits: Limits) -> ReadBytes:
+def _read_regular(fd: int, limits: Limits, expected: int) -> ReadBytes:
+    """A regular file's bytes, read to its end whatever its size said (``expected``, the size
+    when it was opened: each read asks for about that much, not a whole chunk, which made a
+    megabyte's buffer for every small record)."""
     parts = []
     size = 0
+    chunk = min(_CHUNK, max(expected + 1, _SMALLEST))
     while size <= limits.file_size:
-        part = os.read(fd, min(_CHUNK, limits.file_size + 1 - size))
+        part = os.read(fd, min(chunk, limits.file_size + 1 - size))
         if not part:
             break
         parts.append(part)
