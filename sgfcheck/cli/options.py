@@ -69,9 +69,9 @@ ENGINE_HELP = (
     "game whose verdict on the estimate's dead stones would be a mismatch or stays open "
     "because of them; a mismatch needs both, an open verdict is decided where the engine's "
     f"count gives RE), {' or '.join(ENGINE_LIST)} (also the chains the estimate cannot decide: "
-    "uncertain, or decided with a confidence under 0.7, asked of that engine once a position "
-    "with such a chain) or none (the estimate alone). Each chain's source says who decided "
-    "it. Also SGFCHECK_ENGINE.")
+    "uncertain, or decided with a confidence under 0.7, asked of that engine only for a "
+    "position with such a chain) or none (the estimate alone). Each chain's source says who "
+    "decided it. Also SGFCHECK_ENGINE.")
 Engine = Annotated[EngineName, typer.Option("--engine", envvar="SGFCHECK_ENGINE",
                                                   help=ENGINE_HELP)]
 Encoding = Annotated[str | None, typer.Option(
