@@ -21,7 +21,11 @@ from __future__ import annotations
 import sys
 from enum import Enum
 
-from sgfcheck.engineregistry import NAMES as _ENGINES
+from sgfcheck.engineregistry import NAMES
+
+_ENGINES = tuple((name.upper().replace("-", "_"), name) for name in NAMES)
+"""Each engine's member of the word lists: its member's name and its value (``KATAGO``,
+``katago``)."""
 
 if sys.version_info >= (3, 11):
     from enum import StrEnum
@@ -55,9 +59,9 @@ class Source(StrEnum):
     BENSON = "benson"
     """A proof: unconditional life, or dead inside such a group's territory."""
     ESTIMATE = "estimate"
-    _ignore_ = ["_engine"]
-    for _engine in _ENGINES:  # GNUGO = "gnugo", KATAGO = "katago" ...
-        vars()[_engine.upper().replace("-", "_")] = _engine
+    _ignore_ = ["_member", "_value"]
+    for _member, _value in _ENGINES:  # GNUGO = "gnugo", KATAGO = "katago" ...
+        vars()[_member] = _value
     RULES = "rules"
     """A precedent of the game's rules (bent four in the corner, dead under the Japanese rules)."""
     SEKI_ANALYSIS = "seki analysis"
@@ -80,9 +84,9 @@ class DeadStoneChoice(StrEnum):
     ESTIMATE = "estimate"
     BENSON = "benson"
     """Only stones proven dead."""
-    _ignore_ = ["_engine"]
-    for _engine in _ENGINES:  # ask that engine
-        vars()[_engine.upper().replace("-", "_")] = _engine
+    _ignore_ = ["_member", "_value"]
+    for _member, _value in _ENGINES:  # ask that engine
+        vars()[_member] = _value
     NONE = "none"
     """Every stone alive."""
 
@@ -94,9 +98,9 @@ class EngineName(StrEnum):
     """KataGo, where installed, is asked to confirm a mismatch the estimate's dead stones would
     give (and only that); elsewhere the estimate alone."""
     NONE = "none"
-    _ignore_ = ["_engine"]
-    for _engine in _ENGINES:  # the estimate asks that engine
-        vars()[_engine.upper().replace("-", "_")] = _engine
+    _ignore_ = ["_member", "_value"]
+    for _member, _value in _ENGINES:  # the estimate asks that engine
+        vars()[_member] = _value
 
 
 ENGINE_NAMES = frozenset(name for name in EngineName
