@@ -1475,7 +1475,12 @@ done:
 /* The wall shapes in their eight orientations, relative to "@": cells that must hold the
  * player's living stones ('p'), be open ('e'), or merely lie on the board ('?'), and the cells
  * of an edge shape's last row, which must lie off the board. */
-typedef struct { int n; signed char dr[9], dc[9]; char kind[9]; int noff; signed char odr[3], odc[3]; } WallShape;
+typedef struct {
+    int n; signed char dr[9], dc[9]; char kind[9]; int noff; signed char odr[3], odc[3];
+    /* the same cells as masks of the 3x3 box around "@" (bit (dr + 1) * 3 + dc + 1): the
+     * player's living stones, open cells, cells on the board, cells off it */
+    unsigned p_mask, e_mask, on_mask, off_mask;
+} WallShape;
 static WallShape wall_shapes[64];
 static int n_wall_shapes = -1;
 
@@ -1522,7 +1527,16 @@ static void build_wall_shapes(void) {
                 }
                 dup = same;
             }
-            if (!dup) wall_shapes[n_wall_shapes++] = w;
+            if (!dup) {
+                for (int a = 0; a < w.n; a++) {
+                    unsigned bit = 1u << ((w.dr[a] + 1) * 3 + w.dc[a] + 1);
+                    w.on_mask |= bit;
+                    if (w.kind[a] == 'p') w.p_mask |= bit;
+                    else if (w.kind[a] == 'e') w.e_mask |= bit;
+                }
+                for (int a = 0; a < w.noff; a++) w.off_mask |= 1u << ((w.odr[a] + 1) * 3 + w.odc[a] + 1);
+                wall_shapes[n_wall_shapes++] = w;
+            }
         }
     }
 }
@@ -1579,24 +1593,28 @@ static void ref_walls(Ref *R) {
             int near = 0;
             for (int k = 0; k < g->nn[p]; k++) if (R->alive[g->nb[p][k]] == pla) near = 1;
             if (!near) continue;
+            /* the 3x3 box around p as masks: on the board, the player's living stones, open
+             * (empty, the player's living stone, a dead stone of the opponent) */
             int row = p / w, col = p % w;
+            unsigned on = 0, mine = 0, open = 0;
+            for (int dr = -1; dr <= 1; dr++)
+                for (int dc = -1; dc <= 1; dc++) {
+                    int r = row + dr, c = col + dc;
+                    if ((dr == 0 && dc == 0) || r < 0 || r >= h || c < 0 || c >= w) continue;
+                    unsigned bit = 1u << ((dr + 1) * 3 + dc + 1);
+                    int q = r * w + c;
+                    on |= bit;
+                    if (R->alive[q] == pla) mine |= bit;
+                    if (R->stone[q] == EMPTY || R->alive[q] == pla || (R->stone[q] == opp && R->dead[q]))
+                        open |= bit;
+                }
             for (int s = 0; s < n_wall_shapes; s++) {
                 const WallShape *ws = &wall_shapes[s];
-                int ok = 1;
-                for (int i = 0; i < ws->noff && ok; i++) {
-                    int r = row + ws->odr[i], c = col + ws->odc[i];
-                    if (r >= 0 && r < h && c >= 0 && c < w) ok = 0;
+                if ((on & ws->on_mask) == ws->on_mask && !(on & ws->off_mask)
+                    && (mine & ws->p_mask) == ws->p_mask && (open & ws->e_mask) == ws->e_mask) {
+                    R->blocked[p] = (unsigned char)pla;
+                    break;
                 }
-                for (int i = 0; i < ws->n && ok; i++) {
-                    int r = row + ws->dr[i], c = col + ws->dc[i];
-                    if (r < 0 || r >= h || c < 0 || c >= w) { ok = 0; break; }
-                    int q = r * w + c;
-                    if (ws->kind[i] == 'p') { if (R->alive[q] != pla) ok = 0; }
-                    else if (ws->kind[i] == 'e') {
-                        if (!(R->stone[q] == EMPTY || R->alive[q] == pla || (R->stone[q] == opp && R->dead[q]))) ok = 0;
-                    }
-                }
-                if (ok) { R->blocked[p] = (unsigned char)pla; break; }
             }
         }
     }
@@ -2104,9 +2122,13 @@ static PyObject *referee(PyObject *self, PyObject *args) {
     if (get_board(&st, &w, &h, &g) < 0) goto done;
     if (dd.len != st.len) { PyErr_SetString(PyExc_ValueError, "dead array size"); goto done; }
     if (n_wall_shapes < 0) build_wall_shapes();
-    R = PyMem_Calloc(1, sizeof(Ref));
-    if (!R) { PyErr_NoMemory(); goto done; }
+    /* One Ref, kept from call to call (a quarter of a megabyte: zeroed once, not per call);
+     * each call sets what it reads before reading it. The GIL is held throughout. */
+    static Ref *kept = NULL;
+    if (!kept && !(kept = PyMem_Calloc(1, sizeof(Ref)))) { PyErr_NoMemory(); goto done; }
+    R = kept;
     R->g = g; R->n = g->n; R->stone = st.buf; R->dead = dd.buf;
+    R->nreached = 0; R->ncontacts = 0;
     unsigned char territory[MAXP], seki[MAXP], dame[MAXP], eyeval[MAXP], to_fill[MAXP];
     int gb, gw;
     if (ref_run(R, territory, seki, dame, eyeval, &gb, &gw) < 0) {
@@ -2118,11 +2140,10 @@ static PyObject *referee(PyObject *self, PyObject *args) {
                         R->false1, (Py_ssize_t)g->n, to_fill, (Py_ssize_t)g->n, dame,
                         (Py_ssize_t)g->n, eyeval, (Py_ssize_t)g->n, gb, gw);
 done:
-    if (R) {
-        PyMem_Free(R->c_eye); PyMem_Free(R->c_group); PyMem_Free(R->c_point);
-        PyMem_Free(R->c_stone); PyMem_Free(R->by_eye); PyMem_Free(R->by_group);
+    if (R) {  /* the contacts' arrays are kept with their room; the sorted lists are not */
+        PyMem_Free(R->by_eye); PyMem_Free(R->by_group);
         PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start);
-        PyMem_Free(R);
+        R->by_eye = R->by_group = R->by_eye_start = R->by_group_start = NULL;
     }
     PyBuffer_Release(&st);
     PyBuffer_Release(&dd);
