@@ -1139,11 +1139,10 @@ static int acceptable(const CB *b, int p, int c) {
     int empty_nb = 0, own_nb = 0;
     for (int k = 0; k < g->nn[p]; k++) {
         int q = g->nb[p][k], cq = b->col[q];
-        if (cq == EMPTY) empty_nb++;
+        if (cq == EMPTY) { if (++empty_nb >= 2) return 1; }  /* acceptable, whatever else */
         else if (cq == c) own_nb++;
         else if (libs_upto2(b, b->head[q]) == 1) return 1;
     }
-    if (empty_nb >= 2) return 1;
     if (own_nb == g->nn[p]) {
         int bad = 0;
         for (int k = 0; k < g->nd[p]; k++) if (b->col[g->dg[p][k]] == 3 - c) bad++;
@@ -1204,11 +1203,16 @@ static void one_playout(CB *b, int to_move, MT *rng, double local, long *black, 
             if (nn) move = near[(int)(mt_random(rng) * nn)];
         }
         if (move < 0 && b->nempty) {
+            /* the empty points from the i-th on, round to the (i - 1)-th: the first acceptable */
             int m = b->nempty;
             int i = (int)(mt_random(rng) * m);
-            for (int k = 0; k < m; k++) {
-                int p = b->empties[(i + k) % m];
-                if (p != ko && acceptable(b, p, c)) { move = p; break; }
+            for (int k = i; k < m && move < 0; k++) {
+                int p = b->empties[k];
+                if (p != ko && acceptable(b, p, c)) move = p;
+            }
+            for (int k = 0; k < i && move < 0; k++) {
+                int p = b->empties[k];
+                if (p != ko && acceptable(b, p, c)) move = p;
             }
         }
         if (move < 0) {
