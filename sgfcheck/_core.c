@@ -2115,6 +2115,55 @@ static int ref_run(Ref *R, unsigned char *territory, unsigned char *seki, unsign
     return 0;
 }
 
+/* chains(colours, w, h) -> ([(stones, liberties), ...], hash): Board._rebuild's chains in its
+ * order (by first point; each flooded depth first, the neighbours in the board's order), each
+ * chain's stones and liberties in the order the flood meets them, and the Zobrist hash. */
+static PyObject *chains(PyObject *self, PyObject *args) {
+    Py_buffer col; int w, h; Geo *g;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ii", &col, &w, &h)) return NULL;
+    PyObject *out = NULL, *list = NULL;
+    if (get_board(&col, &w, &h, &g) < 0) goto done;
+    const unsigned char *c = col.buf;
+    int n = g->n;
+    static int label[MAXP], libmark[MAXP], stones[MAXP], libs[MAXP], todo[MAXP];
+    for (int p = 0; p < n; p++) { label[p] = -1; libmark[p] = -1; }
+    uint64_t hash = 0;
+    for (int p = 0; p < n; p++) if (c[p] == 1 || c[p] == 2) hash ^= zkey(c[p], p);
+    if (!(list = PyList_New(0))) goto done;
+    int nchains = 0;
+    for (int start = 0; start < n; start++) {
+        if (c[start] == EMPTY || label[start] >= 0) continue;
+        int id = nchains++, ns = 0, nl = 0, sp = 0, colour = c[start];
+        label[start] = id; stones[ns++] = start; todo[sp++] = start;
+        while (sp) {
+            int p = todo[--sp];
+            for (int k = 0; k < g->nn[p]; k++) {
+                int q = g->nb[p][k];
+                if (c[q] == EMPTY) {
+                    if (libmark[q] != id) { libmark[q] = id; libs[nl++] = q; }
+                } else if (c[q] == colour && label[q] < 0) {
+                    label[q] = id; stones[ns++] = q; todo[sp++] = q;
+                }
+            }
+        }
+        PyObject *st = PyList_New(ns), *lb = PyList_New(nl), *pair;
+        if (!st || !lb) { Py_XDECREF(st); Py_XDECREF(lb); goto done; }
+        for (int i = 0; i < ns; i++) PyList_SET_ITEM(st, i, PyLong_FromLong(stones[i]));
+        for (int i = 0; i < nl; i++) PyList_SET_ITEM(lb, i, PyLong_FromLong(libs[i]));
+        if (!(pair = PyTuple_Pack(2, st, lb))) { Py_DECREF(st); Py_DECREF(lb); goto done; }
+        Py_DECREF(st); Py_DECREF(lb);
+        int bad = PyList_Append(list, pair);
+        Py_DECREF(pair);
+        if (bad < 0) goto done;
+    }
+    out = Py_BuildValue("(OK)", list, (unsigned long long)hash);
+done:
+    Py_XDECREF(list);
+    PyBuffer_Release(&col);
+    return out;
+}
+
 /* referee(stone, dead, w, h) -> (territory, seki, false_eye, to_fill, dame, eye_value,
  * groups_black, groups_white): bytes per point, as scoring/referee.referee_map. */
 static PyObject *referee(PyObject *self, PyObject *args) {
@@ -2319,6 +2368,7 @@ static PyMethodDef methods[] = {
     {"remap16", remap16, METH_VARARGS, "points through a symmetry table"},
     {"benson", benson, METH_VARARGS, "benson.prove: (alive, dead, territory) point lists"},
     {"playouts", playouts, METH_VARARGS, "playout.Playouts.run"},
+    {"chains", chains, METH_VARARGS, "Board._rebuild: the chains of a position and its hash"},
     {"referee", referee, METH_VARARGS, "referee.referee_map: the referee's map of a position"},
     {"seki_reading", seki_reading, METH_VARARGS, "the loops of position._referee_reading"},
     {"region_game", region_game, METH_VARARGS,

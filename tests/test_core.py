@@ -191,6 +191,39 @@ def test_analysis_pieces_agree() -> None:
                                                                                        owner)
 
 
+def _chains_found(board: Board) -> tuple[object, ...]:
+    """A board made from colours, its chains found: each chain's colour, stones (in order) and
+    liberties (in the set's own order: what ``next(iter(...))`` gives), the chains without a
+    liberty, the hash."""
+    fresh = Board.from_colours(board.width, board.height, board.colour, 0)
+    chains = fresh.chains()
+    lost = Board.from_colours(board.width, board.height, board.colour, 0)._rebuild()
+    return ([(c.colour, c.stones, list(c.liberties)) for c in chains],
+            [(c.stones, list(c.liberties)) for c in lost], fresh.hash,
+            [chains.index(c) if c is not None else -1 for c in fresh.chain_of])
+
+
+def test_chains_found_from_colours_agree() -> None:
+    """A position's chains found afresh (``Board._rebuild``, as on a board the compiled replay
+    hands back): the same chains, each one's stones and liberties in the same order, the same
+    chains left without a liberty (setup stones can leave some) and the same hash, on every
+    board size."""
+    rng = random.Random(17)
+    without_liberty = 0
+    for i in range(600):
+        width, height = SIZES[i % len(SIZES)]
+        board = random_board(rng, width, height)
+        if i % 4 == 0:  # stones set down anyhow, as AB/AW may: some chains have no liberty
+            board = Board.from_colours(width, height, [rng.choice((0, 1, 1, 2, 2))
+                                                       for _ in range(width * height)], 0)
+        fast = _chains_found(board)
+        with core.using("pure"):
+            ref = _chains_found(board)
+        assert fast == ref, (i, width, height)
+        without_liberty += len(ref[1])
+    assert without_liberty > 20
+
+
 def test_point_owners_agree_point_for_point() -> None:
     """Issue 64: the points a count gives nobody (settled for a colour where both sides'
     ownership agree at AGREED or beyond, dame between both colours, open otherwise) in the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from types import ModuleType
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
@@ -119,37 +120,9 @@ class Board:
         return self._rebuild()
 
     def _rebuild(self) -> list[Chain]:
-        colour = self.colour
-        nbrs = self.neighbours
-        chain_of: list[Chain | None] = [None] * len(colour)
-        dead: list[Chain] = []
-        h = 0
-        for start, c in enumerate(colour):
-            if c == EMPTY or chain_of[start] is not None:
-                continue
-            chain = Chain(c, [start], set())
-            chain_of[start] = chain
-            todo = [start]
-            while todo:
-                p = todo.pop()
-                for n in nbrs[p]:
-                    nc = colour[n]
-                    if nc == EMPTY:
-                        chain.liberties.add(n)
-                    elif nc == c and chain_of[n] is None:
-                        chain_of[n] = chain
-                        chain.stones.append(n)
-                        todo.append(n)
-            if not chain.liberties:
-                dead.append(chain)
-        for p, c in enumerate(colour):
-            if c == BLACK:
-                h ^= ZOBRIST_BLACK[p]
-            elif c == WHITE:
-                h ^= ZOBRIST_WHITE[p]
-        self._chain_of = chain_of
-        self.hash = h
-        return dead
+        """Every chain found afresh from the colours, and the hash; the chains without a
+        liberty returned."""
+        return _rebuild(self)
 
     # --- play -------------------------------------------------------------------------------
 
@@ -270,3 +243,59 @@ class Board:
         if any(len(ch.liberties - {p}) > 0 for ch in friends):
             return 0, 0
         return 0, 1 + sum(len(ch.stones) for ch in friends)
+
+
+def _rebuild_pure(board: Board) -> list[Chain]:
+    """:meth:`Board._rebuild`: every chain found afresh from the colours (by first point, each
+    flooded depth first), and the hash."""
+    colour = board.colour
+    nbrs = board.neighbours
+    chain_of: list[Chain | None] = [None] * len(colour)
+    dead: list[Chain] = []
+    h = 0
+    for start, c in enumerate(colour):
+        if c == EMPTY or chain_of[start] is not None:
+            continue
+        chain = Chain(c, [start], set())
+        chain_of[start] = chain
+        todo = [start]
+        while todo:
+            p = todo.pop()
+            for n in nbrs[p]:
+                nc = colour[n]
+                if nc == EMPTY:
+                    chain.liberties.add(n)
+                elif nc == c and chain_of[n] is None:
+                    chain_of[n] = chain
+                    chain.stones.append(n)
+                    todo.append(n)
+        if not chain.liberties:
+            dead.append(chain)
+    for p, c in enumerate(colour):
+        if c == BLACK:
+            h ^= ZOBRIST_BLACK[p]
+        elif c == WHITE:
+            h ^= ZOBRIST_WHITE[p]
+    board._chain_of = chain_of
+    board.hash = h
+    return dead
+
+
+def _rebuild_compiled(fast: ModuleType, board: Board) -> list[Chain]:
+    """:func:`_rebuild_pure` in the compiled core: the same chains in the same order, each
+    one's stones and liberties added in the same order, the same hash."""
+    colour = board.colour
+    found, board.hash = fast.chains(bytes(colour), board.width, board.height)
+    chain_of: list[Chain | None] = [None] * len(colour)
+    dead: list[Chain] = []
+    for stones, liberties in found:
+        chain = Chain(colour[stones[0]], stones, set(liberties))
+        for p in stones:
+            chain_of[p] = chain
+        if not liberties:
+            dead.append(chain)
+    board._chain_of = chain_of
+    return dead
+
+
+_rebuild = core.door(_rebuild_compiled, _rebuild_pure)
