@@ -225,8 +225,11 @@ def counted_points(position: Position, ruleset: Ruleset) -> CountedPoints:
     if territory_counting:
         for side in (BLACK, WHITE):
             fill.update(p for p in position.must_fill[side] if p not in seki)
-    territory: dict[int, Colour] = {}
-    for p, here in enumerate(position.colour):
-        if here == EMPTY and owner[p] in (BLACK, WHITE) and p not in seki and p not in fill:
-            territory[p] = Colour(owner[p])
+    left_out = seki | fill
+    territory = {p: _COLOURS[owner[p]] for p, here in enumerate(position.colour)
+                 if here == EMPTY and owner[p] in (BLACK, WHITE) and p not in left_out}
     return CountedPoints(territory, seki, fill)
+
+
+_COLOURS: tuple[Colour, ...] = (BLACK, BLACK, WHITE)
+"""The colour of an owner's value 1 (Black) or 2 (White); the first is never asked."""

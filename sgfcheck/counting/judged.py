@@ -36,7 +36,7 @@ from sgfcheck.judge.deadstones import DeadStones
 from sgfcheck.position.analysis import Position, analyse
 from sgfcheck.position.owners import PointOwners, point_owners
 from sgfcheck.replay.replay import Replay
-from sgfcheck.rules.ruleset import Ruleset
+from sgfcheck.rules.ruleset import Ruleset, Scoring, Tax
 from sgfcheck.status import ENGINE_SOURCES, Source, Status, StrEnum
 
 
@@ -69,6 +69,9 @@ class Counts:
     settled: Mapping[int, int] = field(default_factory=dict)
     _solved: dict[Ruleset, Score | None] = field(default_factory=dict, repr=False)
     _refused: dict[Ruleset, str] = field(default_factory=dict, repr=False)
+    _points: dict[tuple[bool, bool], CountedPoints] = field(default_factory=dict, repr=False)
+    _counts: dict[tuple[Ruleset, int | None], tuple[Way | None, Score]] = field(
+        default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, position: Position, replay: Replay, dead: DeadStones, handicap: int,
@@ -95,12 +98,22 @@ class Counts:
         found = self.finish(ruleset)
         score = None
         if found is not None and found.solved:
-            counted = finished_count(found, self.position, self.replay, ruleset, self.handicap)
+            counted = finished_count(found, self.position, self.replay, ruleset, self.handicap,
+                                     self._counted_points(ruleset))
             score = counted.score
             if counted.why is not None:
                 self._refused[ruleset] = counted.why
         self._solved[ruleset] = score
         return score
+
+    def _counted_points(self, ruleset: Ruleset) -> CountedPoints:
+        """Where the position's empty points go under ``ruleset``'s way of counting them
+        (:func:`~sgfcheck.counting.count.counted_points`), worked out once a way."""
+        way = (ruleset.tax is not Tax.NONE, ruleset.scoring is Scoring.TERRITORY)
+        points = self._points.get(way)
+        if points is None:
+            points = self._points[way] = counted_points(self.position, ruleset)
+        return points
 
     def solved_line(self, ruleset: Ruleset) -> Finish | None:
         """The solved line behind ``ruleset``'s solved count (None where it has none)."""
@@ -117,6 +130,16 @@ class Counts:
                       counted_as: str = "") -> Score:
         """The count as it stands with the settled points (of ``way``, another way the
         doubtful chains may go; by default the position as judged)."""
+        if marked is not None:  # a server's territory: counted as asked
+            return self._count(ruleset, way, marked, counted_as)
+        key = (ruleset, None if way is None or way.position is self.position else id(way))
+        kept = self._counts.get(key)
+        if kept is None:  # the way kept beside its count: its id stays its own
+            kept = self._counts[key] = (way, self._count(ruleset, way, None, counted_as))
+        return kept[1]
+
+    def _count(self, ruleset: Ruleset, way: Way | None, marked: dict[Colour, set[int]] | None,
+               counted_as: str) -> Score:
         if way is None or way.position is self.position:
             settled, where = self.settled, self.position
         else:
@@ -175,7 +198,7 @@ class Finished:
 
 
 def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: Ruleset,
-                   handicap: int) -> Finished:
+                   handicap: int, before: CountedPoints | None = None) -> Finished:
     """``ruleset``'s count of the position ``finished``'s line ends in (every count's way:
     :func:`sgfcheck.counting.count.count` on the board after the line, its captures among the
     prisoners, its plays and passes among the game's), held point by point against the
@@ -187,7 +210,8 @@ def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: R
     after = counted_points(end, ruleset)
     unsealed = {p: c for p, c in assumed.items() if p not in after.territory}
     score = count(end, stats, ruleset, handicap, settled=unsealed)
-    before = counted_points(position, ruleset)
+    if before is None:
+        before = counted_points(position, ruleset)
     searched = set(finished.searched)
     board = position.board
     for p in range(len(position.colour)):
