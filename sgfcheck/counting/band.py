@@ -23,6 +23,7 @@ agreed points); the result check (:mod:`sgfcheck.verdict.decide`) reads it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -100,6 +101,6 @@ def union(bands: Iterable[Band], unsettled: Sequence[str] = ()) -> Band:
     the way as judged (its settled count and points are kept)."""
     listed = list(bands)
     first = listed[0]
-    opened = dict.fromkeys(p for b in listed for p in b.open_points)
+    opened = dict.fromkeys(itertools.chain.from_iterable(b.open_points for b in listed))
     return Band(min(b.low for b in listed), max(b.high for b in listed), first.settled,
                 tuple(opened), first.settled_points, tuple(unsettled))

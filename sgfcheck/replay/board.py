@@ -50,6 +50,19 @@ def neighbours_for(width: int, height: int) -> list[tuple[int, ...]]:
     return table
 
 
+_NAMES: dict[tuple[int, int], list[str]] = {}
+
+
+def names_for(width: int, height: int) -> list[str]:
+    """The GTP name of every point (cached per board size)."""
+    key = (width, height)
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = [point_name((p % width, p // width), height)
+                               for p in range(width * height)]
+    return names
+
+
 class Chain:
     """A maximal group of connected stones of one colour and its liberties."""
 
@@ -102,7 +115,7 @@ class Board:
 
     def name(self, index: int) -> str:
         """The GTP name of a point index (``Q16``)."""
-        return point_name((index % self.width, index // self.width), self.height)
+        return names_for(self.width, self.height)[index]
 
     # --- setup ------------------------------------------------------------------------------
 
