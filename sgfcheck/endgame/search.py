@@ -370,11 +370,19 @@ class _Sum:
         return -2 - (i << 32 | at)
 
     def key(self, state: list[int], who: int, passes: int, ko: int) -> tuple[object, ...]:
-        token, frozen = self.token, self.frozen
-        if self.with_kos:
-            tokens = sorted([token(i, at) for i, at in enumerate(state)])
-        else:
-            tokens = sorted([token(i, at) for i, at in enumerate(state) if not frozen(i, at)])
+        """The position of the sum as the table knows it: every region's :meth:`token` (but
+        the frozen ones', without kos), sorted; who moves; the passes; the ko ban."""
+        tokens: list[int] = []
+        known, settles = self._tokens, self._frozen
+        with_kos = self.with_kos
+        for i, at in enumerate(state):  # token() and frozen() written out: the hottest loop
+            frozen = settles[i]
+            if not with_kos and (frozen[at] if frozen is not None
+                                 else _settles(self.games[i], at)):
+                continue
+            table = known[i]
+            tokens.append(table[at] if table is not None else self.token(i, at))
+        tokens.sort()
         return (tuple(tokens), who, passes, ko if ko in self.kos else -1)
 
     def options(self, i: int, at: int, who: int) -> list[tuple[int, int, Move]]:
@@ -412,10 +420,14 @@ class _Sum:
         out = []
         seen: set[int] = set()
         banned = ko in self.kos
-        for i, at in enumerate(state):
-            if not banned and self.frozen(i, at):
+        known, settles = self._tokens, self._frozen
+        for i, at in enumerate(state):  # token() and frozen() written out, as in key()
+            frozen = settles[i]
+            if not banned and (frozen[at] if frozen is not None
+                               else _settles(self.games[i], at)):
                 continue
-            token = self.token(i, at)
+            table = known[i]
+            token = table[at] if table is not None else self.token(i, at)
             if token in seen:
                 continue
             seen.add(token)
