@@ -1624,19 +1624,48 @@ static void ref_walls(Ref *R) {
     }
 }
 
+/* The points the player's living stones reach through points that are not the opponent's living
+ * stones; with `walls`, a point the opponent's wall blocks is reached but leads nowhere. The
+ * least set closed under that step, found row by row on bit rows (a board is at most 52 wide):
+ * sweeps down and up the board, each row spread along itself to a standstill, until a sweep
+ * adds nothing - the same set a flood from every stone finds, whatever the order. */
 static void ref_reach(Ref *R, int pla, int walls, unsigned char *seen) {
     const Geo *g = R->g;
-    int n = R->n, opp = 3 - pla, sp = 0;
-    memset(seen, 0, n);
-    for (int p = 0; p < n; p++) if (R->alive[p] == pla) { seen[p] = 1; R->todo[sp++] = p; }
-    while (sp) {
-        int p = R->todo[--sp];
-        if (walls && R->blocked[p] == opp) continue;
-        for (int k = 0; k < g->nn[p]; k++) {
-            int q = g->nb[p][k];
-            if (!seen[q] && R->alive[q] != opp) { seen[q] = 1; R->todo[sp++] = q; }
+    int w = g->w, h = g->h, opp = 3 - pla;
+    uint64_t full = w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+    uint64_t open[52], stop[52], got[52];
+    for (int r = 0; r < h; r++) {
+        uint64_t o = 0, s = 0, m = 0;
+        for (int c = 0; c < w; c++) {
+            int p = r * w + c;
+            uint64_t bit = (uint64_t)1 << c;
+            if (R->alive[p] != opp) o |= bit;
+            if (R->alive[p] == pla) m |= bit;
+            if (walls && R->blocked[p] == opp) s |= bit;
         }
+        open[r] = o; stop[r] = s; got[r] = m;
     }
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < h; k++) {
+                int r = pass == 0 ? k : h - 1 - k;
+                uint64_t from = 0;
+                if (r > 0) from |= got[r - 1] & ~stop[r - 1];
+                if (r + 1 < h) from |= got[r + 1] & ~stop[r + 1];
+                uint64_t x = got[r] | (from & open[r]);
+                for (;;) {  /* along the row */
+                    uint64_t lead = x & ~stop[r];
+                    uint64_t y = x | (((lead << 1) | (lead >> 1)) & open[r] & full);
+                    if (y == x) break;
+                    x = y;
+                }
+                if (x != got[r]) { got[r] = x; changed = 1; }
+            }
+    }
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++) seen[r * w + c] = (unsigned char)((got[r] >> c) & 1);
 }
 
 /* The connected pieces of the points flagged in `in` (gen-marked) once `cut` points are taken
