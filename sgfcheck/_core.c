@@ -222,7 +222,7 @@ typedef struct {
     int first[MAXP]; /* per head: first and last stone, stone count */
     int tail[MAXP];
     int size[MAXP];
-    int64_t plib[MAXP], lsum[MAXP], lsq[MAXP];
+    struct { int64_t n, sum, sq; } lib[MAXP]; /* pseudo-liberties: count, sum, sum of squares */
     int empties[MAXP]; /* empty points, in the order the playouts keep them */
     int where[MAXP];
     int nempty;
@@ -231,20 +231,20 @@ typedef struct {
 } CB;
 
 static inline void lib_add(CB *b, int h, int p) {
-    b->plib[h] += 1; b->lsum[h] += p; b->lsq[h] += (int64_t)p * p;
+    b->lib[h].n += 1; b->lib[h].sum += p; b->lib[h].sq += (int64_t)p * p;
 }
 static inline void lib_del(CB *b, int h, int p) {
-    b->plib[h] -= 1; b->lsum[h] -= p; b->lsq[h] -= (int64_t)p * p;
+    b->lib[h].n -= 1; b->lib[h].sum -= p; b->lib[h].sq -= (int64_t)p * p;
 }
 /* Liberties of a chain: 0, 1 or 2 (meaning two or more). */
 static inline int libs_upto2(const CB *b, int h) {
-    if (b->plib[h] == 0) return 0;
-    return b->plib[h] * b->lsq[h] == b->lsum[h] * b->lsum[h] ? 1 : 2;
+    if (b->lib[h].n == 0) return 0;
+    return b->lib[h].n * b->lib[h].sq == b->lib[h].sum * b->lib[h].sum ? 1 : 2;
 }
-static inline int only_lib(const CB *b, int h) { return (int)(b->lsum[h] / b->plib[h]); }
+static inline int only_lib(const CB *b, int h) { return (int)(b->lib[h].sum / b->lib[h].n); }
 /* Every pseudo-liberty of the chain is p (the chain has no liberty once p is filled). */
 static inline int only_lib_is(const CB *b, int h, int p) {
-    return b->lsum[h] == b->plib[h] * p && b->lsq[h] == b->plib[h] * (int64_t)p * p;
+    return b->lib[h].sum == b->lib[h].n * p && b->lib[h].sq == b->lib[h].n * (int64_t)p * p;
 }
 
 static inline uint64_t zkey(int c, int p) { return c == 1 ? ZB[p] : ZW[p]; }
@@ -271,7 +271,7 @@ static void cb_build(CB *b, const Geo *g, const unsigned char *colours, int hash
         if (b->head[p] >= 0) continue;
         int h = p, sp = 0;
         b->head[p] = h; b->first[h] = p; b->tail[h] = p; b->next[p] = -1; b->size[h] = 1;
-        b->plib[h] = 0; b->lsum[h] = 0; b->lsq[h] = 0;
+        b->lib[h].n = 0; b->lib[h].sum = 0; b->lib[h].sq = 0;
         stack[sp++] = p;
         while (sp) {
             int s = stack[--sp];
@@ -337,7 +337,7 @@ static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_capture
     if (nf == 0) {
         h = p;
         b->head[p] = p; b->first[p] = p; b->tail[p] = p; b->next[p] = -1; b->size[p] = 1;
-        b->plib[p] = 0; b->lsum[p] = 0; b->lsq[p] = 0;
+        b->lib[p].n = 0; b->lib[p].sum = 0; b->lib[p].sq = 0;
     } else {
         h = friends[0];
         for (int i = 1; i < nf; i++) if (b->size[friends[i]] > b->size[h]) h = friends[i];
@@ -347,7 +347,7 @@ static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_capture
             for (int s = b->first[o]; s >= 0; s = b->next[s]) b->head[s] = h;
             b->next[b->tail[h]] = b->first[o]; b->tail[h] = b->tail[o];
             b->size[h] += b->size[o];
-            b->plib[h] += b->plib[o]; b->lsum[h] += b->lsum[o]; b->lsq[h] += b->lsq[o];
+            b->lib[h].n += b->lib[o].n; b->lib[h].sum += b->lib[o].sum; b->lib[h].sq += b->lib[o].sq;
         }
         b->head[p] = h; b->next[b->tail[h]] = p; b->tail[h] = p; b->next[p] = -1;
         b->size[h]++;
@@ -357,7 +357,7 @@ static int cb_play(CB *b, int p, int c, int *ko, int *suicide, int *last_capture
         int q = g->nb[p][k];
         if (b->col[q] == EMPTY) { lib_add(b, h, q); empty_nb++; }
     }
-    if (b->plib[h] == 0) {
+    if (b->lib[h].n == 0) {
         *suicide = b->size[h];
         cb_remove(b, h);
     } else if (captured == 1 && nf == 0 && empty_nb == 1) {
@@ -509,7 +509,7 @@ static PyObject *walk(PyObject *self, PyObject *args) {
             int nbk = (int)counts[0], nwt = (int)counts[1];
             cb_build(b, g, colours, 1);
             for (int p = 0; p < g->n; p++) {
-                if (b->col[p] == EMPTY || b->head[p] != p || b->plib[p] != 0) continue;
+                if (b->col[p] == EMPTY || b->head[p] != p || b->lib[p].n != 0) continue;
                 PyObject *stones = PyTuple_New(b->size[p]);
                 if (!stones) goto done;
                 int k = 0;
@@ -1053,9 +1053,7 @@ static void cb_copy(CB *dst, const CB *src) {
     memcpy(dst->first, src->first, n * sizeof(int));
     memcpy(dst->tail, src->tail, n * sizeof(int));
     memcpy(dst->size, src->size, n * sizeof(int));
-    memcpy(dst->plib, src->plib, n * sizeof(int64_t));
-    memcpy(dst->lsum, src->lsum, n * sizeof(int64_t));
-    memcpy(dst->lsq, src->lsq, n * sizeof(int64_t));
+    memcpy(dst->lib, src->lib, n * sizeof(src->lib[0]));
     memcpy(dst->empties, src->empties, n * sizeof(int));
     memcpy(dst->where, src->where, n * sizeof(int));
 }
@@ -1090,7 +1088,7 @@ static int gains(const CB *b, int p, int c) {
         int h = heads[i];
         int64_t m = 0;
         for (int j = 0; j < g->nn[p]; j++) if (b->head[g->nb[p][j]] == h && b->col[g->nb[p][j]]) m++;
-        int64_t n = b->plib[h] - m, sum = b->lsum[h] - m * p, sq = b->lsq[h] - m * (int64_t)p * p;
+        int64_t n = b->lib[h].n - m, sum = b->lib[h].sum - m * p, sq = b->lib[h].sq - m * (int64_t)p * p;
         if (n == 0) continue;
         if (n * sq != sum * sum) return 1;
         int lib = (int)(sum / n);
