@@ -61,6 +61,15 @@ class Line:
         number them."""
         return enumerate((e for e in self.events if isinstance(e, Move)), start=1)
 
+    def last_play(self) -> tuple[int, Move] | None:
+        """The last move on the board (the passes after it left out) with its number, as
+        :meth:`numbered_moves` numbers it; None where no move is on the board."""
+        moves = [e for e in self.events if isinstance(e, Move)]
+        for number in range(len(moves), 0, -1):
+            if moves[number - 1].point is not None:
+                return number, moves[number - 1]
+        return None
+
 
 MAX_TEXT = 256
 """Bytes of a game-information value kept (``RU``, ``RE``, ``KM``, names...): no real one is

@@ -217,10 +217,10 @@ def _loser_moved_last(result: Result, line: Line) -> list[Finding]:
     board (a pass after it is not counted: some programs record a resignation so)."""
     if result.kind not in (ResultKind.RESIGN, ResultKind.TIME) or result.winner is None:
         return []
-    plays = [(n, m) for n, m in line.numbered_moves() if m.point is not None]
-    if not plays:
+    played = line.last_play()
+    if played is None:
         return []
-    number, last = plays[-1]
+    number, last = played
     loser = result.winner.opponent
     if last.colour is not loser:
         return []
