@@ -145,5 +145,5 @@ def test_only_the_core_module_asks_which_core_runs() -> None:
              if "core.door(" in path.read_text(encoding="utf-8")]
     assert doors == ["endgame/localgame.py", "judge/benson.py", "judge/playout.py",
                      "position/analysis.py", "position/owners.py", "position/referee.py",
-                     "records/lines.py", "records/syntax.py", "replay/replay.py",
-                     "run/symmetry.py"]
+                     "records/lines.py", "records/syntax.py", "replay/board.py",
+                     "replay/replay.py", "run/symmetry.py"]
