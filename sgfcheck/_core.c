@@ -2150,10 +2150,15 @@ static PyObject *chains(PyObject *self, PyObject *args) {
     (void)self;
     if (!PyArg_ParseTuple(args, "y*ii", &col, &w, &h)) return NULL;
     PyObject *out = NULL, *list = NULL;
+    int *work = NULL;
     if (get_board(&col, &w, &h, &g) < 0) goto done;
     const unsigned char *c = col.buf;
     int n = g->n;
-    static int label[MAXP], libmark[MAXP], stones[MAXP], libs[MAXP], todo[MAXP];
+    /* the call's own arrays, not static ones: making the lists may run a collection, and
+     * whatever that runs may ask for a board's chains again */
+    if (!(work = PyMem_Malloc(5 * (size_t)n * sizeof(int)))) { PyErr_NoMemory(); goto done; }
+    int *label = work, *libmark = work + n, *stones = work + 2 * n, *libs = work + 3 * n,
+        *todo = work + 4 * n;
     for (int p = 0; p < n; p++) { label[p] = -1; libmark[p] = -1; }
     uint64_t hash = 0;
     for (int p = 0; p < n; p++) if (c[p] == 1 || c[p] == 2) hash ^= zkey(c[p], p);
@@ -2187,6 +2192,7 @@ static PyObject *chains(PyObject *self, PyObject *args) {
     out = Py_BuildValue("(OK)", list, (unsigned long long)hash);
 done:
     Py_XDECREF(list);
+    PyMem_Free(work);
     PyBuffer_Release(&col);
     return out;
 }
@@ -2211,20 +2217,23 @@ static PyObject *referee(PyObject *self, PyObject *args) {
     R->nreached = 0; R->ncontacts = 0;
     unsigned char territory[MAXP], seki[MAXP], dame[MAXP], eyeval[MAXP], to_fill[MAXP];
     int gb, gw;
-    if (ref_run(R, territory, seki, dame, eyeval, &gb, &gw) < 0) {
+    int failed = ref_run(R, territory, seki, dame, eyeval, &gb, &gw) < 0;
+    PyMem_Free(R->by_eye); PyMem_Free(R->by_group);  /* the sorted lists are the call's own */
+    PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start);
+    R->by_eye = R->by_group = R->by_eye_start = R->by_group_start = NULL;
+    if (failed) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
     }
+    /* Everything handed back is copied out of the kept record first: making the answer may
+     * run a collection, and whatever that runs may call the referee again. */
+    unsigned char false_eye[MAXP];
+    memcpy(false_eye, R->false1, (size_t)g->n);
     for (int p = 0; p < g->n; p++) to_fill[p] = R->fill[p] ? 1 : 0;
     out = Py_BuildValue("(y#y#y#y#y#y#ii)", territory, (Py_ssize_t)g->n, seki, (Py_ssize_t)g->n,
-                        R->false1, (Py_ssize_t)g->n, to_fill, (Py_ssize_t)g->n, dame,
+                        false_eye, (Py_ssize_t)g->n, to_fill, (Py_ssize_t)g->n, dame,
                         (Py_ssize_t)g->n, eyeval, (Py_ssize_t)g->n, gb, gw);
 done:
-    if (R) {  /* the contacts' arrays are kept with their room; the sorted lists are not */
-        PyMem_Free(R->by_eye); PyMem_Free(R->by_group);
-        PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start);
-        R->by_eye = R->by_group = R->by_eye_start = R->by_group_start = NULL;
-    }
     PyBuffer_Release(&st);
     PyBuffer_Release(&dd);
     return out;
