@@ -54,6 +54,20 @@ def point_name(point: Point | None, height: int) -> str:
     return f"{gtp_column(col)}{height - row}"
 
 
+_NAMES: dict[tuple[int, int], tuple[str, ...]] = {}
+
+
+def point_names(width: int, height: int) -> tuple[str, ...]:
+    """The GTP name of every point index (``row * width + col``) of a board size, made once a
+    size."""
+    key = (width, height)
+    names = _NAMES.get(key)
+    if names is None:
+        names = _NAMES[key] = tuple(point_name((p % width, p // width), height)
+                                    for p in range(width * height))
+    return names
+
+
 _GTP_RE = re.compile(r"^([A-HJ-Z]{1,2})(\d{1,2})$")
 
 

@@ -25,7 +25,7 @@ from sgfcheck.escaping import visible
 from sgfcheck.findings import Finding
 from sgfcheck.output.html import LEGEND, esc, score_summary_html, score_table_html
 from sgfcheck.output.scores import answer_line
-from sgfcheck.points import gtp_column, point_name
+from sgfcheck.points import gtp_column, point_names
 from sgfcheck.records.lines import Move, Node
 from sgfcheck.replay.check import GameReport
 from sgfcheck.replay.story import Story
@@ -71,7 +71,7 @@ def page_data(report: GameReport, scored: GameScore, story: Story) -> dict[str, 
     width, height = record.width, record.height
     nodes: list[Node] = (list(sgf_grammar.main_sequence_iter(record.tree))
                          if record.tree is not None and not any(line.variation) else [])
-    names = [point_name((p % width, p // width), height) for p in range(width * height)]
+    names = point_names(width, height)
 
     moves: list[dict[str, Any]] = []
     by_move: dict[int, list[Finding]] = {}
@@ -130,7 +130,7 @@ def page_data(report: GameReport, scored: GameScore, story: Story) -> dict[str, 
     }
 
 
-def _move_point(event: Move, width: int, height: int, names: list[str]) -> str:
+def _move_point(event: Move, width: int, height: int, names: tuple[str, ...]) -> str:
     if event.point is None:
         return "pass"
     at = _move_index(event, width, height)

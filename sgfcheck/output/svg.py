@@ -16,7 +16,7 @@ from html import escape
 
 from sgfcheck.colour import BLACK, Colour
 from sgfcheck.escaping import visible
-from sgfcheck.points import gtp_column, point_name
+from sgfcheck.points import gtp_column, point_names
 
 CELL = 24
 """Pixels between two lines."""
@@ -167,7 +167,7 @@ def render_svg(picture: Picture, *, style: bool = True, css_class: str = "",
         return _n(x(index % w)), _n(y(index // w))
 
     def name(index: int) -> str:
-        return point_name((index % w, index // w), h)
+        return point_names(w, h)[index]
 
     title = visible(picture.title)
     classes = " ".join(c for c in ("goban", css_class) if c)

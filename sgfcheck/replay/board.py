@@ -13,7 +13,7 @@ from types import ModuleType
 
 from sgfcheck import core
 from sgfcheck.colour import BLACK, EMPTY, WHITE
-from sgfcheck.points import Point, point_name
+from sgfcheck.points import Point, point_names
 
 MAX_POINTS = 52 * 52
 
@@ -48,19 +48,6 @@ def neighbours_for(width: int, height: int) -> list[tuple[int, ...]]:
                 table.append(tuple(around))
         _NEIGHBOURS[key] = table
     return table
-
-
-_NAMES: dict[tuple[int, int], list[str]] = {}
-
-
-def names_for(width: int, height: int) -> list[str]:
-    """The GTP name of every point (cached per board size)."""
-    key = (width, height)
-    names = _NAMES.get(key)
-    if names is None:
-        names = _NAMES[key] = [point_name((p % width, p // width), height)
-                               for p in range(width * height)]
-    return names
 
 
 class Chain:
@@ -115,7 +102,7 @@ class Board:
 
     def name(self, index: int) -> str:
         """The GTP name of a point index (``Q16``)."""
-        return names_for(self.width, self.height)[index]
+        return point_names(self.width, self.height)[index]
 
     # --- setup ------------------------------------------------------------------------------
 
