@@ -369,20 +369,25 @@ class _Sum:
             return game.cls[at]
         return -2 - (i << 32 | at)
 
+    def region_tokens(self, state: list[int], with_frozen: bool) -> list[tuple[int, int, int]]:
+        """Each region's index, position and :meth:`token`, the frozen ones left out unless
+        ``with_frozen``. The search's hottest loop: :meth:`token` and :meth:`frozen` read from
+        their tables here, a call for a region not known whole only."""
+        out = []
+        known, settles, games = self._tokens, self._frozen, self.games
+        for i, at in enumerate(state):
+            if not with_frozen:
+                frozen = settles[i]
+                if frozen[at] if frozen is not None else _settles(games[i], at):
+                    continue
+            table = known[i]
+            out.append((i, at, table[at] if table is not None else self.token(i, at)))
+        return out
+
     def key(self, state: list[int], who: int, passes: int, ko: int) -> tuple[object, ...]:
         """The position of the sum as the table knows it: every region's :meth:`token` (but
         the frozen ones', without kos), sorted; who moves; the passes; the ko ban."""
-        tokens: list[int] = []
-        known, settles = self._tokens, self._frozen
-        with_kos = self.with_kos
-        for i, at in enumerate(state):  # token() and frozen() written out: the hottest loop
-            frozen = settles[i]
-            if not with_kos and (frozen[at] if frozen is not None
-                                 else _settles(self.games[i], at)):
-                continue
-            table = known[i]
-            tokens.append(table[at] if table is not None else self.token(i, at))
-        tokens.sort()
+        tokens = sorted([t for _, _, t in self.region_tokens(state, self.with_kos)])
         return (tuple(tokens), who, passes, ko if ko in self.kos else -1)
 
     def options(self, i: int, at: int, who: int) -> list[tuple[int, int, Move]]:
@@ -420,14 +425,7 @@ class _Sum:
         out = []
         seen: set[int] = set()
         banned = ko in self.kos
-        known, settles = self._tokens, self._frozen
-        for i, at in enumerate(state):  # token() and frozen() written out, as in key()
-            frozen = settles[i]
-            if not banned and (frozen[at] if frozen is not None
-                               else _settles(self.games[i], at)):
-                continue
-            table = known[i]
-            token = table[at] if table is not None else self.token(i, at)
+        for i, at, token in self.region_tokens(state, banned):
             if token in seen:
                 continue
             seen.add(token)
