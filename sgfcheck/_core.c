@@ -2179,12 +2179,11 @@ static PyObject *chains(PyObject *self, PyObject *args) {
                 }
             }
         }
-        PyObject *st = PyList_New(ns), *lb = PyList_New(nl), *pair;
+        PyObject *st = int_list(stones, ns), *lb = st ? int_list(libs, nl) : NULL, *pair;
         if (!st || !lb) { Py_XDECREF(st); Py_XDECREF(lb); goto done; }
-        for (int i = 0; i < ns; i++) PyList_SET_ITEM(st, i, PyLong_FromLong(stones[i]));
-        for (int i = 0; i < nl; i++) PyList_SET_ITEM(lb, i, PyLong_FromLong(libs[i]));
-        if (!(pair = PyTuple_Pack(2, st, lb))) { Py_DECREF(st); Py_DECREF(lb); goto done; }
+        pair = PyTuple_Pack(2, st, lb);
         Py_DECREF(st); Py_DECREF(lb);
+        if (!pair) goto done;
         int bad = PyList_Append(list, pair);
         Py_DECREF(pair);
         if (bad < 0) goto done;
