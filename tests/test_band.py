@@ -187,3 +187,23 @@ def test_each_positions_owners_are_read_once(monkeypatch: pytest.MonkeyPatch) ->
     game = scored(FIXTURES / "ko.sgf", dead_stones="estimate", engine="none")
     assert game.result_check is not None and len(game.worked.ways) >= 3
     assert len(seen) == len(set(seen)) >= 1 + len(game.worked.ways)
+
+
+def test_each_way_is_counted_on_its_own_position_once() -> None:
+    """The counts of the ways the doubtful chains may go are kept once a way (a judged game asks
+    for each several times: its score, its outcome, its band), each the count of its own
+    position. rectangle.sgf under Chinese rules, judged W+7.5 with the lone stones at T1 (Black)
+    and A13 (White) in doubt: T1 dead takes Black's stone off, W+8.5; A13 dead takes White's,
+    W+6.5; both, W+7.5."""
+    game = score_file(FIXTURES / "rectangle.sgf",
+                      Settings(dead_stones="estimate", engine="none")).games[0]
+    counts = game.worked.counts
+    assert counts is not None
+    chinese = game.scores[0].ruleset
+    assert (chinese.name, game.scores[0].result_text) == ("chinese", "W+7.5")
+    counted = [(way.how, counts.settled_count(chinese, way).result_text)
+               for way in game.worked.ways]
+    assert counted == [("B T1 dead", "W+8.5"), ("W A13 dead", "W+6.5"),
+                       ("W A13, B T1 dead", "W+7.5")]
+    for way in game.worked.ways:
+        assert counts.settled_count(chinese, way) is counts.settled_count(chinese, way)

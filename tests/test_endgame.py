@@ -13,6 +13,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from conftest import corpus_dir
 
 from sgfcheck.colour import BLACK, EMPTY, WHITE
 from sgfcheck.endgame.finish import Finish, Objective, Outcome
@@ -20,7 +21,7 @@ from sgfcheck.endgame.stage import Endgame
 from sgfcheck.limits import DEFAULT_LIMITS
 from sgfcheck.output.reasons import sentence as said
 from sgfcheck.replay.board import Board, neighbours_for
-from sgfcheck.scoring.adjudicate import GameScore, score_bytes
+from sgfcheck.scoring.adjudicate import GameScore, score_bytes, score_file
 from sgfcheck.settings import Settings
 
 BOTH = ("japanese", "chinese")
@@ -816,3 +817,16 @@ def test_the_diagram_caption_says_what_the_answer_says() -> None:
     picture = scored_picture(game, game.scores[0])
     assert picture.title == ("japanese: W+15.5 (solved: the last 5 open points played out, 1 "
                              "stone placed)")
+
+
+def test_a_solved_line_is_held_against_the_points_of_its_own_way_of_counting() -> None:
+    """Where the position's empty points go is kept once a way of counting them (seki points
+    left out or not, points still to fill or not), and a solved line is held against its own
+    ruleset's way. A professional game with a seki on the board: the area counts' solved lines
+    hold (held against the territory way's points they were refused, and the counts fell back
+    to W+74, W+76 and W+75 as they stand)."""
+    path = corpus_dir("pro19", "Pro", "9p") / "1511449759010001926.sgf"
+    game = score_file(path, Settings(dead_stones="estimate", engine="none")).games[0]
+    assert [(s.ruleset.name, s.result_text, s.solved) for s in game.scores] == [
+        ("japanese", "W+72", True), ("tromp-taylor", "W+75", True), ("chinese", "W+77", True),
+        ("aga", "W+76", True), ("stone-scoring", "W+73", False)]

@@ -226,10 +226,10 @@ def counted_points(position: Position, ruleset: Ruleset) -> CountedPoints:
         for side in (BLACK, WHITE):
             fill.update(p for p in position.must_fill[side] if p not in seki)
     left_out = seki | fill
-    territory = {p: _COLOURS[owner[p]] for p, here in enumerate(position.colour)
-                 if here == EMPTY and owner[p] in (BLACK, WHITE) and p not in left_out}
+    territory = {p: _OWNED[owner[p]] for p, here in enumerate(position.colour)
+                 if here == EMPTY and owner[p] in _OWNED and p not in left_out}
     return CountedPoints(territory, seki, fill)
 
 
-_COLOURS: tuple[Colour, ...] = (BLACK, BLACK, WHITE)
-"""The colour of an owner's value 1 (Black) or 2 (White); the first is never asked."""
+_OWNED: dict[int, Colour] = {int(BLACK): BLACK, int(WHITE): WHITE}
+"""The colour of an empty point's owner (1 or 2; 0 nobody, 3 both: not owned)."""

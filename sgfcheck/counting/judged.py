@@ -198,20 +198,20 @@ class Finished:
 
 
 def finished_count(finished: Finish, position: Position, rep: Replay, ruleset: Ruleset,
-                   handicap: int, before: CountedPoints | None = None) -> Finished:
+                   handicap: int, before: CountedPoints) -> Finished:
     """``ruleset``'s count of the position ``finished``'s line ends in (every count's way:
     :func:`sgfcheck.counting.count.count` on the board after the line, its captures among the
     prisoners, its plays and passes among the game's), held point by point against the
     referee's map: every point outside the search counted as it was before the line, every
-    point inside as the search counted it."""
+    point inside as the search counted it. ``before``: where ``position``'s own empty points
+    go under ``ruleset`` (:func:`~sgfcheck.counting.count.counted_points`, worked out once a
+    way of counting by :class:`Counts`)."""
     end, stats = played(finished, position, rep)
     assert stats is not None
     assumed = dict(finished.assumed)
     after = counted_points(end, ruleset)
     unsealed = {p: c for p, c in assumed.items() if p not in after.territory}
     score = count(end, stats, ruleset, handicap, settled=unsealed)
-    if before is None:
-        before = counted_points(position, ruleset)
     searched = set(finished.searched)
     board = position.board
     for p in range(len(position.colour)):
