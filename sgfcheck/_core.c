@@ -2353,6 +2353,31 @@ static PyObject *region_game(PyObject *self, PyObject *args) {
                 goto done;
     }
     r->adj_off[n] = e;
+    /* The shape _Builder makes, which _region.c's chains as sets of points rely on: a point
+     * empty or a stone, each chain outside Black's or White's and beside points of the region
+     * only, each of them beside it in turn, no neighbour named twice. */
+    for (int i = 0; i < (int)n; i++) {
+        if (i < k ? r->start[i] > 2 : r->colour[i] < 1 || r->colour[i] > 2) {
+            PyErr_SetString(PyExc_ValueError, "region game: a colour out of range");
+            goto done;
+        }
+        for (int a = r->adj_off[i]; a < r->adj_off[i + 1]; a++) {
+            int m = r->adj[a], bad = 0;
+            for (int b = r->adj_off[i]; b < a; b++)
+                if (r->adj[b] == m) bad = 1;
+            if (i >= k || m >= k) { /* a chain outside and a point, each beside the other */
+                int back = 0;
+                for (int b = r->adj_off[m]; b < r->adj_off[m + 1]; b++)
+                    if (r->adj[b] == i) back = 1;
+                if ((i >= k && m >= k) || !back) bad = 1;
+            }
+            if (bad) {
+                PyErr_SetString(PyExc_ValueError,
+                                "region game: neighbours not as a region's graph has them");
+                goto done;
+            }
+        }
+    }
     for (int i = 0; i < k; i++) {
         r->first_twin[i] = -1;
         if (small_int(PyTuple_GET_ITEM(points, i), 0, INT32_MAX, "point", &r->points[i]) < 0)

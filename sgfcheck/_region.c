@@ -96,42 +96,115 @@ static void free_store(Store *s) {
 
 /* --- the region on a board of its own ------------------------------------------------------ */
 
-typedef struct {
-    const RegionSpec *r;
-    int stamp;
-    int seen[RG_MAXN];
-    int members[RG_MAXN];
-} Board;
+/* The region's points as bits (a region has at most 30). A chain is found as a set of them:
+ * the stones of one colour reached from a point by its neighbours in the region and through the
+ * chains of that colour outside the region beside them (two chains outside are never beside
+ * each other: region_game refuses a request where they are). What the reference's walk over
+ * the nodes finds of a chain (its points, whether it has a liberty, whether a chain outside
+ * belongs to it, its liberties in the region) depends on the set alone, not on the order of the
+ * walk, so the sets give the same answers. */
+typedef uint64_t Mask;
 
-static inline int node_colour(const RegionSpec *r, const uint8_t *a, int node) {
-    return node < r->k ? a[node] : r->colour[node];
+static inline int lowest(Mask m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m);
+#else
+    int i = 0;
+    while (!(m & 1)) { m >>= 1; i++; }
+    return i;
+#endif
 }
 
-/* The chain at start: its nodes in b->members, their number; *free: it has a liberty. */
-static int chain(Board *b, const uint8_t *a, int start, int *free) {
-    const RegionSpec *r = b->r;
-    int own = node_colour(r, a, start), count = 1, i = 0;
-    b->stamp++;
-    b->members[0] = start;
-    b->seen[start] = b->stamp;
-    *free = 0;
-    while (i < count) {
-        int n = b->members[i];
-        if (n >= r->k ? r->free[n] : r->wall[n] != 0) *free = 1;
-        for (int e = r->adj_off[n]; e < r->adj_off[n + 1]; e++) {
-            int m = r->adj[e];
-            if (b->seen[m] == b->stamp) continue;
-            int c = node_colour(r, a, m);
-            if (c == 0) {
-                *free = 1;
-            } else if (c == own) {
-                b->seen[m] = b->stamp;
-                b->members[count++] = m;
-            }
+static inline int bits(Mask m) { /* without a popcount instruction assumed */
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+
+typedef struct {
+    const RegionSpec *r;
+    Mask all;
+    Mask near[RG_MAXK];          /* each point's neighbours in the region */
+    Mask through[3][RG_MAXK];    /* the region's points beside the chains of colour c beside it */
+    uint8_t free_by[3][RG_MAXK]; /* a chain of colour c beside it has a liberty outside */
+    uint8_t beside[3][RG_MAXK];  /* a chain outside of colour c is beside it */
+    uint8_t outside_colours[RG_MAXK]; /* the colours of the chains outside beside it (bits) */
+    Mask walled, wall_of[3], start_of[3];
+    Mask around[RG_MAXN];        /* a chain outside: the region's points beside it */
+} Board;
+
+static void board_of(Board *b, const RegionSpec *r) {
+    int k = r->k;
+    memset(b, 0, sizeof *b);
+    b->r = r;
+    b->all = k == 64 ? ~(Mask)0 : (((Mask)1 << k) - 1);
+    for (int x = k; x < r->n; x++)
+        for (int e = r->adj_off[x]; e < r->adj_off[x + 1]; e++)
+            b->around[x] |= (Mask)1 << r->adj[e];
+    for (int i = 0; i < k; i++) {
+        if (r->wall[i]) b->walled |= (Mask)1 << i;
+        for (int c = 1; c <= 2; c++) {
+            if (r->wall[i] & c) b->wall_of[c] |= (Mask)1 << i;
+            if (r->start[i] == c) b->start_of[c] |= (Mask)1 << i;
         }
-        i++;
+        for (int e = r->adj_off[i]; e < r->adj_off[i + 1]; e++) {
+            int m = r->adj[e];
+            if (m < k) { b->near[i] |= (Mask)1 << m; continue; }
+            int c = r->colour[m];
+            b->through[c][i] |= b->around[m];
+            b->free_by[c][i] |= r->free[m] != 0;
+            b->beside[c][i] = 1;
+            b->outside_colours[i] |= (uint8_t)c;
+        }
     }
-    return count;
+}
+
+/* A chain of colour c: its stones in the region, the region's points beside it (and beside the
+ * chains outside that belong to it), whether such a chain has a liberty outside the region, and
+ * whether any belongs to it. */
+typedef struct {
+    Mask stones, beside;
+    int free_outside, outside;
+} Chain;
+
+/* Grow ch (its stones `from` new, the rest as given) over the stones of colour c. */
+static inline void grow(const Board *b, int c, Mask stones, Mask from, Chain *ch) {
+    Mask held = ch->stones | from, todo = from, beside = ch->beside;
+    int free_outside = ch->free_outside, outside = ch->outside;
+    while (todo) {
+        Mask reach = 0;
+        do {
+            int i = lowest(todo);
+            todo &= todo - 1;
+            reach |= b->near[i] | b->through[c][i];
+            free_outside |= b->free_by[c][i];
+            outside |= b->beside[c][i];
+        } while (todo);
+        beside |= reach;
+        todo = reach & stones & ~held;
+        held |= todo;
+    }
+    ch->stones = held; ch->beside = beside;
+    ch->free_outside = free_outside; ch->outside = outside;
+}
+
+/* The chain of the region's point i (a stone of colour c among `stones`). */
+static inline Chain chain_at(const Board *b, int c, Mask stones, int i) {
+    Chain ch = {0, 0, 0, 0};
+    grow(b, c, stones, (Mask)1 << i, &ch);
+    return ch;
+}
+
+/* The chain of the chain outside x (colour c). */
+static inline Chain chain_outside(const Board *b, int c, Mask stones, int x) {
+    Chain ch = {0, b->around[x], b->r->free[x] != 0, 1};
+    grow(b, c, stones, b->around[x] & stones, &ch);
+    return ch;
+}
+
+static inline int has_liberty(const Board *b, const Chain *ch, Mask empty) {
+    return (ch->beside & empty) || (ch->stones & b->walled) || ch->free_outside;
 }
 
 static void canonical(const RegionSpec *r, uint8_t *a) {
@@ -154,142 +227,131 @@ static void unpack(const RegionSpec *r, uint64_t key, uint8_t *a) {
     for (int i = 0; i < r->k; i++) a[i] = (uint8_t)((key >> (2 * i)) & 3);
 }
 
-/* who plays point i of a: 0 the move is suicide; 1 played (*out the position, *ko the ko
- * point or -1); 2 it captures a chain outside (*out FELL_BLACK or FELL_WHITE). */
-static int play(Board *b, const uint8_t *a, int i, int who, uint64_t *out, int *ko) {
+/* The stones of each colour of a position (of[1] Black's, of[2] White's). */
+static void stones_of(const RegionSpec *r, uint64_t key, Mask of[3]) {
+    of[0] = of[1] = of[2] = 0;
+    for (int i = 0; i < r->k; i++) of[(key >> (2 * i)) & 3] |= (Mask)1 << i;
+}
+
+/* who plays point i of a (its stones `of`): 0 the move is suicide; 1 played (*out the position,
+ * *ko the ko point or -1); 2 it captures a chain outside (*out FELL_BLACK or FELL_WHITE). */
+static int play(const Board *b, const uint8_t *a, const Mask of[3], int i, int who,
+                uint64_t *out, int *ko) {
     const RegionSpec *r = b->r;
-    int k = r->k, opp = 3 - who, free;
-    uint8_t after[RG_MAXK];
-    int captured[RG_MAXN], n_captured = 0;
-    memcpy(after, a, (size_t)k);
-    after[i] = (uint8_t)who;
+    int k = r->k, opp = 3 - who;
+    Mask own = of[who] | (Mask)1 << i, theirs = of[opp];
+    Mask empty = b->all & ~(own | theirs), captured = 0;
     for (int e = r->adj_off[i]; e < r->adj_off[i + 1]; e++) {
         int n = r->adj[e];
-        if (node_colour(r, after, n) != opp) continue;
-        int already = 0;
-        for (int c = 0; c < n_captured; c++)
-            if (captured[c] == n) { already = 1; break; }
-        if (already) continue;
-        int count = chain(b, after, n, &free);
-        if (free) continue;
-        for (int m = 0; m < count; m++)
-            if (b->members[m] >= k) {
-                *out = who == 1 ? FELL_BLACK : FELL_WHITE;
-                *ko = -1;
-                return 2;
-            }
-        for (int m = 0; m < count; m++) captured[n_captured++] = b->members[m];
-    }
-    for (int c = 0; c < n_captured; c++) after[captured[c]] = 0;
-    int count = chain(b, after, i, &free);
-    if (!free) return 0;
-    *ko = -1;
-    if (n_captured == 1 && count == 1 && !r->wall[i]) {
-        int liberties = 0, only = -1;
-        for (int e = r->adj_off[i]; e < r->adj_off[i + 1]; e++) {
-            int m = r->adj[e];
-            if (m < k && after[m] == 0) { liberties++; only = m; }
+        Chain ch;
+        if (n < k) {
+            if (!(theirs & (Mask)1 << n) || (captured & (Mask)1 << n)) continue;
+            ch = chain_at(b, opp, theirs, n);
+        } else {
+            if (r->colour[n] != opp) continue;
+            ch = chain_outside(b, opp, theirs, n);
         }
-        if (liberties == 1 && only == captured[0]) *ko = r->points[captured[0]];
+        if (has_liberty(b, &ch, empty)) continue;
+        if (ch.outside) {
+            *out = who == 1 ? FELL_BLACK : FELL_WHITE;
+            *ko = -1;
+            return 2;
+        }
+        captured |= ch.stones;
     }
+    empty |= captured;
+    Chain mine = chain_at(b, who, own, i);
+    if (!has_liberty(b, &mine, empty)) return 0;
+    *ko = -1;
+    if (bits(captured) == 1 && mine.stones == (Mask)1 << i && !mine.outside && !r->wall[i] &&
+        (b->near[i] & empty) == captured)
+        *ko = r->points[lowest(captured)];
+    uint8_t after[RG_MAXK];
+    memcpy(after, a, (size_t)k);
+    after[i] = (uint8_t)who;
+    for (Mask m = captured; m; m &= m - 1) after[lowest(m)] = 0;
     canonical(r, after);
     *out = pack(r, after);
     return 1;
 }
 
-/* a without the chains the play created that can never live (LocalGame's _Builder.alive). */
-static void alive(Board *b, const uint8_t *a, uint8_t *here) {
-    const RegionSpec *r = b->r;
-    int k = r->k, free;
-    uint8_t done[RG_MAXK];
-    memcpy(here, a, (size_t)k);
-    memset(done, 0, sizeof done);
-    for (int i = 0; i < k; i++) {
-        if (here[i] == 0 || done[i]) continue;
-        int count = chain(b, here, i, &free), own = here[i], lives = 0;
-        for (int m = 0; m < count; m++) {
-            int n = b->members[m];
-            if (n < k) done[n] = 1;
-            if (n >= k || r->start[n] == own || (r->wall[n] & own)) lives = 1;
+/* The stones `of` without the chains the play created that can never live (LocalGame's
+ * _Builder.alive): joined neither to a stone that stood before, nor to a chain outside, nor to
+ * a wall of their colour. */
+static void alive(const Board *b, Mask of[3]) {
+    for (int c = 1; c <= 2; c++) {
+        Mask todo = of[c], keep = of[c];
+        while (todo) {
+            Chain ch = chain_at(b, c, of[c], lowest(todo));
+            todo &= ~ch.stones;
+            if (!ch.outside && !(ch.stones & (b->start_of[c] | b->wall_of[c])))
+                keep &= ~ch.stones;
         }
-        if (!lives)
-            for (int m = 0; m < count; m++)
-                if (b->members[m] < k) here[b->members[m]] = 0;
+        of[c] = keep;
     }
 }
 
 /* Under territory counting: the region's empty points that are the last liberty of a chain in
- * atari (a chain of the region, or one outside it with no liberty elsewhere): fill[p] = 1. */
-static void to_fill(Board *b, const uint8_t *here, uint8_t *fill) {
+ * atari (a chain of the region, or one outside it with no liberty elsewhere). */
+static Mask to_fill(const Board *b, const Mask of[3]) {
     const RegionSpec *r = b->r;
-    int k = r->k, free;
-    uint8_t done[RG_MAXN];
-    memset(fill, 0, RG_MAXK); /* fill holds RG_MAXK points */
-    memset(done, 0, sizeof done);
-    for (int start = 0; start < r->n; start++) {
-        if (done[start] || (start < k && here[start] == 0) || (start >= k && r->free[start]))
-            continue;
-        int count = chain(b, here, start, &free);
-        int outside = 0, liberty = -1, liberties = 0;
-        for (int m = 0; m < count; m++) done[b->members[m]] = 1;
-        for (int m = 0; m < count && !outside && liberties <= 1; m++) {
-            int n = b->members[m];
-            if (n >= k ? r->free[n] : r->wall[n] != 0) { outside = 1; break; }
-            for (int e = r->adj_off[n]; e < r->adj_off[n + 1]; e++) {
-                int q = r->adj[e];
-                if (q < k && here[q] == 0 && q != liberty) {
-                    if (liberty < 0) { liberty = q; liberties = 1; }
-                    else { liberties = 2; break; }
-                }
-            }
+    Mask empty = b->all & ~(of[1] | of[2]), fill = 0;
+    for (int c = 1; c <= 2; c++) {
+        Mask todo = of[c];
+        while (todo) {
+            Chain ch = chain_at(b, c, of[c], lowest(todo));
+            todo &= ~ch.stones;
+            Mask liberties = ch.beside & empty;
+            if (!(ch.stones & b->walled) && !ch.free_outside && bits(liberties) == 1)
+                fill |= liberties;
         }
-        if (!outside && liberties == 1) fill[liberty] = 1;
     }
+    /* a chain outside beside none of its colour's stones is a chain alone (one beside them
+     * belongs to theirs, found above) */
+    for (int x = r->k; x < r->n; x++) {
+        if (r->free[x] || (b->around[x] & of[r->colour[x]])) continue;
+        Mask liberties = b->around[x] & empty;
+        if (bits(liberties) == 1) fill |= liberties;
+    }
+    return fill;
 }
 
-static int worth(Board *b, uint64_t key) {
+static int worth(const Board *b, uint64_t key) {
     if (key == FELL_BLACK) return FALLS;
     if (key == FELL_WHITE) return -FALLS;
     const RegionSpec *r = b->r;
-    int k = r->k, total = 0;
-    uint8_t a[RG_MAXK], here[RG_MAXK], counted[RG_MAXK], fill[RG_MAXK];
-    int area[RG_MAXK];
-    unpack(r, key, a);
-    alive(b, a, here);
-    if (r->cost) to_fill(b, here, fill);
-    memset(counted, 0, (size_t)k);
-    for (int i = 0; i < k; i++) {
-        int c = here[i];
-        if (c == 1) { total++; continue; }
-        if (c == 2) { total--; continue; }
-        if (counted[i]) continue;
-        int n_area = 1, j = 0, touching = 0;
-        area[0] = i;
-        counted[i] = 1;
-        while (j < n_area) {
-            int n = area[j++];
-            touching |= r->wall[n];
-            for (int e = r->adj_off[n]; e < r->adj_off[n + 1]; e++) {
-                int m = r->adj[e];
-                if (m >= k) touching |= r->colour[m];
-                else if (here[m] == 0) {
-                    if (!counted[m]) { counted[m] = 1; area[n_area++] = m; }
-                } else touching |= here[m];
-            }
+    Mask of[3];
+    stones_of(r, key, of);
+    alive(b, of);
+    Mask fill = r->cost ? to_fill(b, of) : 0;
+    Mask empty = b->all & ~(of[1] | of[2]), todo = empty;
+    int total = bits(of[1]) - bits(of[2]);
+    while (todo) {
+        Mask area = (Mask)1 << lowest(todo), grown = area, reach = 0;
+        int touching = 0;
+        while (grown) {
+            Mask next = 0;
+            do {
+                int i = lowest(grown);
+                grown &= grown - 1;
+                next |= b->near[i];
+                touching |= r->wall[i] | b->outside_colours[i];
+            } while (grown);
+            reach |= next;
+            grown = next & empty & ~area;
+            area |= grown;
         }
-        if (r->cost) {
-            int held = 0;
-            for (int j2 = 0; j2 < n_area; j2++)
-                if (fill[area[j2]]) { held = 1; break; }
-            if (held) continue;
-        }
-        if (touching == 1) total += n_area;
-        else if (touching == 2) total -= n_area;
+        todo &= ~area;
+        if (reach & of[1]) touching |= 1;
+        if (reach & of[2]) touching |= 2;
+        if (area & fill) continue;
+        if (touching == 1) total += bits(area);
+        else if (touching == 2) total -= bits(area);
     }
     return total;
 }
 
-static int32_t add_position(Store *s, Board *b, uint64_t key, int32_t *room) {
+static int32_t add_position(Store *s, const Board *b, uint64_t key, int32_t *room) {
     uint64_t slot = 0;
     int32_t found = find(s, key, &slot);
     if (found >= 0) return found;
@@ -320,13 +382,15 @@ static int push_move(Store *s, int point, int child, int ko) {
 }
 
 /* Work out position i's moves. Returns 0, -1 out of memory, -2 out of work. */
-static int expand(Store *s, Board *b, int32_t i, int32_t *room) {
+static int expand(Store *s, const Board *b, int32_t i, int32_t *room) {
     const RegionSpec *r = b->r;
     uint64_t key = s->key[i];
     s->move_start[i] = s->n_moves;
     if (key == FELL_BLACK || key == FELL_WHITE) return 0;
     uint8_t a[RG_MAXK];
+    Mask of[3];
     unpack(r, key, a);
+    stones_of(r, key, of);
     for (int who = 1; who <= 2; who++) {
         uint8_t offered[RG_MAXK];
         int32_t made = 0;
@@ -340,7 +404,7 @@ static int expand(Store *s, Board *b, int32_t i, int32_t *room) {
             }
             uint64_t out;
             int ko;
-            if (!play(b, a, p, who, &out, &ko)) continue;
+            if (!play(b, a, of, p, who, &out, &ko)) continue;
             int32_t child = add_position(s, b, out, room);
             if (child < 0) return child;
             if (push_move(s, r->points[p], child, ko) < 0) return -1;
@@ -605,7 +669,7 @@ PyObject *region_game_run(const RegionSpec *r, int32_t limit, int32_t room) {
     memset(&s, 0, sizeof s);
     memset(&classes, 0, sizeof classes);
     if (!b) return PyErr_NoMemory();
-    b->r = r;
+    board_of(b, r);
     if (grow_table(&s) < 0 || grow_store(&s) < 0) goto nomem;
     uint8_t start[RG_MAXK];
     memcpy(start, r->start, (size_t)r->k);

@@ -494,6 +494,35 @@ def test_region_games_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     assert compared > 1000
 
 
+@needs_compiled
+def test_a_region_game_not_shaped_as_a_region_is_refused() -> None:
+    """The compiled region game finds a chain as a set of the region's points, which holds for
+    the graph a region makes (each chain outside beside points of the region only, and they
+    beside it; no neighbour named twice; stones Black's or White's): another graph is refused
+    with a ValueError, on which LocalGame works the region out in Python."""
+    from sgfcheck.endgame.localgame import RegionRequest
+
+    def request(colours: list[int], adj: tuple[tuple[int, ...], ...]) -> RegionRequest:
+        # one empty point (board point 40) between a Black and a White chain outside, each
+        # with liberties elsewhere
+        return RegionRequest(1, bytes(colours), bytes([0, 1, 1]), adj, bytes(1), bytes(1), (), (40,),
+                             0, 100, 100)
+
+    found = COMPILED.region_game(request([0, 1, 2], ((1, 2), (0,), (0,))))
+    # Black fills it (+1 and the point), White fills it (-1): three positions
+    assert sorted(found.worth) == [-1, 0, 1]
+    refused = {
+        "chains outside beside each other": request([0, 1, 2], ((1, 2), (0, 2), (0, 1))),
+        "a chain outside not beside its point": request([0, 1, 2], ((1, 2), (0,), ())),
+        "a neighbour named twice": request([0, 1, 2], ((1, 1, 2), (0,), (0,))),
+        "a chain outside of no colour": request([0, 3, 2], ((1, 2), (0,), (0,))),
+    }
+    for why, bad in refused.items():
+        with pytest.raises(ValueError, match="region game"):
+            COMPILED.region_game(bad)
+            pytest.fail(why)
+
+
 def test_the_doors_open_onto_the_core_chosen_and_back() -> None:
     """core.using opens every door onto one core for a while and restores the one before; a
     name that is no core is refused."""
