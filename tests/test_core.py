@@ -505,8 +505,8 @@ def test_a_region_game_not_shaped_as_a_region_is_refused() -> None:
     def request(colours: list[int], adj: tuple[tuple[int, ...], ...]) -> RegionRequest:
         # one empty point (board point 40) between a Black and a White chain outside, each
         # with liberties elsewhere
-        return RegionRequest(1, bytes(colours), bytes([0, 1, 1]), adj, bytes(1), bytes(1), (), (40,),
-                             0, 100, 100)
+        return RegionRequest(1, bytes(colours), bytes([0, 1, 1]), adj, bytes(1), bytes(1), (),
+                             (40,), 0, 100, 100)
 
     found = COMPILED.region_game(request([0, 1, 2], ((1, 2), (0,), (0,))))
     # Black fills it (+1 and the point), White fills it (-1): three positions
