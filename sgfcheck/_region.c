@@ -776,6 +776,9 @@ PyObject *region_game_run(const RegionSpec *r, int32_t limit, int32_t room) {
         }
     }
     {
+        /* Where the work ran out the caller stops the search: it is told so, and handed no
+         * positions (hundreds of thousands of moves, made into ints for nothing). */
+        if (out_of_work) s.count = todo = s.n_moves = 0;
         PyObject *states = state_bytes(&s, r);
         PyObject *worths = int_list(s.worth, s.count);
         PyObject *starts = int_list(s.move_start, todo);

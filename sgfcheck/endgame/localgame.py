@@ -87,6 +87,7 @@ class RegionGame(NamedTuple):
     white: list[int]
     moves: list[int]
     out_of_work: int
+    """The work ran out: the search stops, and nothing else is handed back (no positions)."""
     cls: Any
     """Each position's class in the core's own numbering (-1: a line from it can return), or
     None where the game is not known whole."""
@@ -295,10 +296,10 @@ class LocalGame:
             found = fast.region_game(request)
         except ValueError:
             return False
-        count = len(found.worth)
         if found.out_of_work:  # as the loops below would: the position past the budget raises
             work.spent = work.budget
             work.spend()
+        count = len(found.worth)
         work.spend(count - 1)  # the first position was counted already
         self.worth = list(found.worth)
         self._black = [None] * count
