@@ -1561,6 +1561,8 @@ typedef struct {
     int *c_eye, *c_group, *c_point, *c_stone;
     /* contacts sorted by eye and by group: index lists */
     int *by_eye, *by_eye_start, *by_group, *by_group_start;
+    /* in by_group, where the run of one group's contacts with one eye that starts here ends */
+    int *run_end;
     unsigned char false1[MAXP], fill[MAXP];
     /* search state */
     int mark_group[MAXP], mark_eye[MAXP], mark_used[MAXP], mark_reached[MAXP], gen, rgen;
@@ -1732,9 +1734,7 @@ static int ref_comes_round(Ref *R, int home, int point, int first_group, int pas
     while (head < tail) {
         int gr = queue[head++];
         for (int ci = R->by_group_start[gr]; ci < R->by_group_start[gr + 1]; ) {
-            int eid = R->c_eye[R->by_group[ci]];
-            int cj = ci;
-            while (cj < R->by_group_start[gr + 1] && R->c_eye[R->by_group[cj]] == eid) cj++;
+            int eid = R->c_eye[R->by_group[ci]], cj = R->run_end[ci];
             /* contacts ci..cj-1: group gr and eye eid */
             if (R->mark_eye[eid] == R->gen) { ci = cj; continue; }
             if (eid == home) {
@@ -1825,20 +1825,13 @@ static int ref_false_points(Ref *R, unsigned char *out, const unsigned char *amo
     return 0;
 }
 
-static Ref *sort_ref;
-static int cmp_contact_eye(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    Ref *R = sort_ref;
-    if (R->c_eye[x] != R->c_eye[y]) return R->c_eye[x] - R->c_eye[y];
-    if (R->c_group[x] != R->c_group[y]) return R->c_group[x] - R->c_group[y];
-    return x - y;
-}
-static int cmp_contact_group(const void *a, const void *b) {
-    int x = *(const int *)a, y = *(const int *)b;
-    Ref *R = sort_ref;
-    if (R->c_group[x] != R->c_group[y]) return R->c_group[x] - R->c_group[y];
-    if (R->c_eye[x] != R->c_eye[y]) return R->c_eye[x] - R->c_eye[y];
-    return x - y;
+/* out = in (n contact numbers) stably sorted by key[contact] (0 .. keys-1); count: keys + 1
+ * ints of room. */
+static void ref_sort(const int *key, int keys, const int *in, int *out, int n, int *count) {
+    for (int k = 0; k <= keys; k++) count[k] = 0;
+    for (int i = 0; i < n; i++) count[key[in[i]] + 1]++;
+    for (int k = 1; k <= keys; k++) count[k] += count[k - 1];
+    for (int i = 0; i < n; i++) out[count[key[in[i]]]++] = in[i];
 }
 
 /* The value of eye e (0, 1, 2): see Analysis.eye_value. */
@@ -2093,11 +2086,24 @@ static int ref_run(Ref *R, unsigned char *territory, unsigned char *seki, unsign
     R->by_group = PyMem_Malloc(sizeof(int) * (size_t)(nc + 1));
     R->by_eye_start = PyMem_Malloc(sizeof(int) * (size_t)(R->neyes + 2));
     R->by_group_start = PyMem_Malloc(sizeof(int) * (size_t)(R->ngroups + 2));
-    if (!R->by_eye || !R->by_group || !R->by_eye_start || !R->by_group_start) return -1;
-    for (int i = 0; i < nc; i++) { R->by_eye[i] = i; R->by_group[i] = i; }
-    sort_ref = R;
-    qsort(R->by_eye, (size_t)nc, sizeof(int), cmp_contact_eye);
-    qsort(R->by_group, (size_t)nc, sizeof(int), cmp_contact_group);
+    R->run_end = PyMem_Malloc(sizeof(int) * (size_t)(nc + 1));
+    int *spare = PyMem_Malloc(sizeof(int) * (size_t)(nc + 1));
+    if (!R->by_eye || !R->by_group || !R->by_eye_start || !R->by_group_start || !R->run_end
+        || !spare) {
+        PyMem_Free(spare);
+        return -1;
+    }
+    /* The contacts by (eye, group, contact) and by (group, eye, contact): each a stable
+     * counting sort by the second key, then by the first (the order of the reference's sort) */
+    for (int i = 0; i < nc; i++) spare[i] = i;
+    ref_sort(R->c_group, R->ngroups, spare, R->by_eye, nc, R->by_group_start);
+    ref_sort(R->c_eye, R->neyes, R->by_eye, spare, nc, R->by_eye_start);
+    memcpy(R->by_eye, spare, sizeof(int) * (size_t)nc);
+    for (int i = 0; i < nc; i++) spare[i] = i;
+    ref_sort(R->c_eye, R->neyes, spare, R->by_group, nc, R->by_eye_start);
+    ref_sort(R->c_group, R->ngroups, R->by_group, spare, nc, R->by_group_start);
+    memcpy(R->by_group, spare, sizeof(int) * (size_t)nc);
+    PyMem_Free(spare);
     for (int e = 0, i = 0; e <= R->neyes; e++) {
         while (i < nc && R->c_eye[R->by_eye[i]] < e) i++;
         R->by_eye_start[e] = i;
@@ -2105,6 +2111,11 @@ static int ref_run(Ref *R, unsigned char *territory, unsigned char *seki, unsign
     for (int gr = 0, i = 0; gr <= R->ngroups; gr++) {
         while (i < nc && R->c_group[R->by_group[i]] < gr) i++;
         R->by_group_start[gr] = i;
+    }
+    for (int i = nc - 1; i >= 0; i--) {
+        int c = R->by_group[i], d = i + 1 < nc ? R->by_group[i + 1] : -1;
+        R->run_end[i] = d >= 0 && R->c_group[d] == R->c_group[c] && R->c_eye[d] == R->c_eye[c]
+                            ? R->run_end[i + 1] : i + 1;
     }
     /* false eye points, eye values, false eyes again with the values */
     for (int p = 0; p < n; p++) { R->mark_group[p] = R->mark_eye[p] = R->mark_used[p] = R->mark_reached[p] = 0; }
@@ -2218,8 +2229,8 @@ static PyObject *referee(PyObject *self, PyObject *args) {
     int gb, gw;
     int failed = ref_run(R, territory, seki, dame, eyeval, &gb, &gw) < 0;
     PyMem_Free(R->by_eye); PyMem_Free(R->by_group);  /* the sorted lists are the call's own */
-    PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start);
-    R->by_eye = R->by_group = R->by_eye_start = R->by_group_start = NULL;
+    PyMem_Free(R->by_eye_start); PyMem_Free(R->by_group_start); PyMem_Free(R->run_end);
+    R->by_eye = R->by_group = R->by_eye_start = R->by_group_start = R->run_end = NULL;
     if (failed) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto done;
