@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES, ROOT
 
 PROBE = """
@@ -103,3 +104,35 @@ def test_the_local_pool_gives_pebble_its_poll_back() -> None:
 
 def _nothing() -> None:
     return None
+
+
+def _rows(size: int) -> str:
+    return "x" * size
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="a pipe's size is set only on Linux (F_SETPIPE_SZ)")
+def test_the_local_pools_pipes_hold_a_chunks_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pipes the local pool's channels are made of hold a megabyte (in the default 64 KB a
+    worker waited for the main process to read a chunk's rows); the pool still hands back what
+    a task made, here ten times what a default pipe holds."""
+    import fcntl
+
+    from sgfcheck.run import executor
+
+    most = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    if most < executor.PIPE_BYTES:
+        pytest.skip(f"this system lets a pipe hold {most} bytes at most (pipe-max-size)")
+    sizes: list[int] = []
+    widen = executor.widen_pipe
+
+    def widen_and_look(fd: int) -> None:
+        widen(fd)
+        sizes.append(fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ))
+
+    monkeypatch.setattr(executor, "widen_pipe", widen_and_look)
+    with executor.local_pool(1, _nothing) as pool:
+        made = pool.current.schedule(_rows, (640 * 1024,)).result(timeout=60)
+    assert made == "x" * (640 * 1024)
+    # pebble's two channels, each a pipe of two ends
+    assert len(sizes) >= 4 and set(sizes) == {executor.PIPE_BYTES} == {1024 * 1024}
