@@ -317,6 +317,22 @@ def test_a_report_without_run_state_resumes_and_says_what_its_summary_covers(
     assert not part.with_name("old.jsonl.state").exists()
 
 
+def test_a_local_worker_takes_more_files_at_once_where_no_dead_stones_are_judged() -> None:
+    """Files counted on their markup alone (about a millisecond each) go to a local worker 16 at
+    a time: fewer messages for the main process to handle; files whose dead stones are judged
+    (tens of milliseconds, seconds with an engine) 8 at a time, so that a run's last chunks keep
+    the workers evenly busy; a size set by the caller stays."""
+    from sgfcheck.run.executor import CHUNK, QUICK_CHUNK
+    from sgfcheck.settings import DeadStoneChoice, EngineName
+
+    assert BatchOptions.of().local_chunk == QUICK_CHUNK == 16
+    assert BatchOptions.of(dead_stones=DeadStoneChoice.ESTIMATE).local_chunk == CHUNK == 8
+    assert BatchOptions.of(dead_stones=DeadStoneChoice.AUTO,
+                           engine=EngineName.NONE).local_chunk == 8
+    assert BatchOptions.of(chunk=3).local_chunk == 3
+    assert BatchOptions.of(chunk=1, dead_stones=DeadStoneChoice.ESTIMATE).local_chunk == 1
+
+
 def test_the_page_ranks_problems_by_severity_and_keeps_every_severe_one() -> None:
     problems = Problems(limit=3)
     games = [ProblemGame(f"g{i}", verdict, "B+R", status, "", "", [], svg="<svg/>")

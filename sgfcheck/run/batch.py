@@ -62,6 +62,7 @@ from sgfcheck.run.duplicates import DuplicateIndex
 from sgfcheck.run.executor import (
     CHUNK,
     IN_FLIGHT_PER_JOB,
+    QUICK_CHUNK,
     Chunk,
     PoolExecutor,
     Work,
@@ -99,7 +100,8 @@ class BatchOptions:
     """With ``details``: a folder where workers write the game page (``sgfcheck view``) of each
     game with illegal moves, errors or a result that does not match; the batch page links it."""
     chunk: int = CHUNK
-    """Files handed to a worker at a time."""
+    """Files handed to a worker at a time (left at :data:`CHUNK`: the run's choice, see
+    :attr:`local_chunk`)."""
     state_lines: bool = True
     """Workers make each file's line of the run state beside a report (``--out-dir`` parts
     keep a manifest instead)."""
@@ -114,6 +116,15 @@ class BatchOptions:
         choices.setdefault("dead_stones", DeadStoneChoice.MARKUP)
         choices.setdefault("judge_unscored", False)
         return cls(settings=Settings(**choices), **run)
+
+    @property
+    def local_chunk(self) -> int:
+        """Files a local worker is handed at a time: :attr:`chunk` where it was set, else
+        :data:`QUICK_CHUNK` where no file's dead stones are judged, :data:`CHUNK` where they
+        are."""
+        if self.chunk != CHUNK or self.settings.judges_dead_stones:
+            return self.chunk
+        return QUICK_CHUNK
 
     @property
     def engine_time(self) -> float:
@@ -431,7 +442,7 @@ def run_items(items: Iterable[Work], options: BatchOptions) -> Iterator[FileOutc
     with EngineNews.listening() as news, local_pool(options.jobs, init_worker, options,
                                                     news) as pool:
         executor = PoolExecutor(pool, _process_chunk, jobs_of(options.jobs) * IN_FLIGHT_PER_JOB)
-        for outcomes in in_order(chunks(items, options.chunk), executor, options.timeout,
+        for outcomes in in_order(chunks(items, options.local_chunk), executor, options.timeout,
                                  lambda chunk, exc: _lost(chunk, exc, options)):
             yield from outcomes
 
