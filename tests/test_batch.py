@@ -330,6 +330,7 @@ def test_a_local_worker_takes_more_files_at_once_where_no_dead_stones_are_judged
     assert BatchOptions.of(dead_stones=DeadStoneChoice.AUTO,
                            engine=EngineName.NONE).local_chunk == 8
     assert BatchOptions.of(chunk=3).local_chunk == 3
+    assert BatchOptions.of(chunk=8).local_chunk == 8  # set, even to the judged files' size
     assert BatchOptions.of(chunk=1, dead_stones=DeadStoneChoice.ESTIMATE).local_chunk == 1
 
 

@@ -99,9 +99,9 @@ class BatchOptions:
     pages: str | None = None
     """With ``details``: a folder where workers write the game page (``sgfcheck view``) of each
     game with illegal moves, errors or a result that does not match; the batch page links it."""
-    chunk: int = CHUNK
-    """Files handed to a worker at a time (left at :data:`CHUNK`: the run's choice, see
-    :attr:`local_chunk`)."""
+    chunk: int | None = None
+    """Files handed to a worker at a time; None: the runner's choice (:attr:`local_chunk`, a
+    cluster's own)."""
     state_lines: bool = True
     """Workers make each file's line of the run state beside a report (``--out-dir`` parts
     keep a manifest instead)."""
@@ -122,9 +122,9 @@ class BatchOptions:
         """Files a local worker is handed at a time: :attr:`chunk` where it was set, else
         :data:`QUICK_CHUNK` where no file's dead stones are judged, :data:`CHUNK` where they
         are."""
-        if self.chunk != CHUNK or self.settings.judges_dead_stones:
+        if self.chunk is not None:
             return self.chunk
-        return QUICK_CHUNK
+        return CHUNK if self.settings.judges_dead_stones else QUICK_CHUNK
 
     @property
     def engine_time(self) -> float:

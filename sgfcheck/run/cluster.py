@@ -30,7 +30,6 @@ from sgfcheck import findings as F
 from sgfcheck.findings import Finding
 from sgfcheck.run.batch import BatchOptions, Runner, process_item, timed_out
 from sgfcheck.run.executor import (
-    CHUNK,
     IN_FLIGHT_PER_JOB,
     Chunk,
     RunStopped,
@@ -252,7 +251,7 @@ def _run(client: Any, items: Iterable[Work], options: BatchOptions) -> Iterator[
         return [file_outcome(chunk.items[0], [Finding(F.SGF_CRASH, message)],
                              ReportKind(options.report_kind))]
 
-    size = DASK_CHUNK if options.chunk == CHUNK else options.chunk
+    size = DASK_CHUNK if options.chunk is None else options.chunk
     executor: DaskExecutor[list[FileOutcome]] = DaskExecutor(client, run_chunk, options)
     for outcomes in in_order(chunks(items, size), executor, options.timeout, recover):
         yield from outcomes
