@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import FIXTURES, ROOT
@@ -124,15 +125,16 @@ def test_the_local_pools_pipes_hold_a_chunks_rows(monkeypatch: pytest.MonkeyPatc
     if most < executor.PIPE_BYTES:
         pytest.skip(f"this system lets a pipe hold {most} bytes at most (pipe-max-size)")
     sizes: list[int] = []
-    widen = executor.widen_pipe
+    pipe = executor.RoomyPipes.Pipe
 
-    def widen_and_look(fd: int) -> None:
-        widen(fd)
-        sizes.append(fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ))
+    def pipe_and_look(self: executor.RoomyPipes, duplex: bool = True) -> tuple[Any, Any]:
+        ends = pipe(self, duplex)
+        sizes.extend(fcntl.fcntl(end.fileno(), fcntl.F_GETPIPE_SZ) for end in ends)
+        return ends
 
-    monkeypatch.setattr(executor, "widen_pipe", widen_and_look)
+    monkeypatch.setattr(executor.RoomyPipes, "Pipe", pipe_and_look)
     with executor.local_pool(1, _nothing) as pool:
         made = pool.current.schedule(_rows, (640 * 1024,)).result(timeout=60)
     assert made == "x" * (640 * 1024)
-    # pebble's two channels, each a pipe of two ends
+    # pebble's two channels, each a pipe: both ends of each say a megabyte
     assert len(sizes) >= 4 and set(sizes) == {executor.PIPE_BYTES} == {1024 * 1024}

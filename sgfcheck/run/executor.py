@@ -288,8 +288,7 @@ class RoomyPipes:
 
     def Pipe(self, duplex: bool = True) -> tuple[Any, Any]:  # noqa: N802 - multiprocessing's name
         ends = self._context.Pipe(duplex)
-        for end in ends:
-            widen_pipe(end.fileno())
+        widen_pipe(ends[0].fileno())  # a pipe's size is the pipe's: one end asks for both
         return ends
 
 
