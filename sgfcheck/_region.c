@@ -104,6 +104,7 @@ static void free_store(Store *s) {
  * belongs to it, its liberties in the region) depends on the set alone, not on the order of the
  * walk, so the sets give the same answers. */
 typedef uint64_t Mask;
+typedef char region_fits_a_mask[RG_MAXK < 64 ? 1 : -1]; /* one bit a point */
 
 static inline int lowest(Mask m) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -138,7 +139,7 @@ static void board_of(Board *b, const RegionSpec *r) {
     int k = r->k;
     memset(b, 0, sizeof *b);
     b->r = r;
-    b->all = k == 64 ? ~(Mask)0 : (((Mask)1 << k) - 1);
+    b->all = ((Mask)1 << k) - 1; /* k <= RG_MAXK (30) */
     for (int x = k; x < r->n; x++)
         for (int e = r->adj_off[x]; e < r->adj_off[x + 1]; e++)
             b->around[x] |= (Mask)1 << r->adj[e];
