@@ -502,15 +502,19 @@ def test_a_region_game_not_shaped_as_a_region_is_refused() -> None:
     with a ValueError, on which LocalGame works the region out in Python."""
     from sgfcheck.endgame.localgame import RegionRequest
 
-    def request(colours: list[int], adj: tuple[tuple[int, ...], ...]) -> RegionRequest:
+    def request(colours: list[int], adj: tuple[tuple[int, ...], ...],
+                room: int = 100) -> RegionRequest:
         # one empty point (board point 40) between a Black and a White chain outside, each
         # with liberties elsewhere
         return RegionRequest(1, bytes(colours), bytes([0, 1, 1]), adj, bytes(1), bytes(1), (),
-                             (40,), 0, 100, 100)
+                             (40,), 0, 100, room)
 
     found = COMPILED.region_game(request([0, 1, 2], ((1, 2), (0,), (0,))))
     # Black fills it (+1 and the point), White fills it (-1): three positions
-    assert sorted(found.worth) == [-1, 0, 1]
+    assert sorted(found.worth) == [-1, 0, 1] and not found.out_of_work
+    # room for the first position only: the work runs out, and no position is handed back
+    short = COMPILED.region_game(request([0, 1, 2], ((1, 2), (0,), (0,)), room=1))
+    assert short.out_of_work and short.worth == [] and short.states == b"" and short.moves == []
     refused = {
         "chains outside beside each other": request([0, 1, 2], ((1, 2), (0, 2), (0, 1))),
         "a chain outside not beside its point": request([0, 1, 2], ((1, 2), (0,), ())),
