@@ -11,8 +11,10 @@ same machine):
 - the stages of one worker, in one process, per file (best of the runs): reading the record
   (``load_bytes``; within it, the SGF reader alone against sgfmill's ``parse_sgf_collection`` on
   the same bytes, target 10x), the replay and its checks (``checked_file``), the counts and the
-  verdicts (``score_loaded`` less the checks), the rows and the rest of the worker's work
-  (``_process`` less the two);
+  verdicts (``score_loaded`` less the checks; within it, the game's own ruleset alone, without
+  the table of every ruleset a JSON Lines row holds), the rows and the rest of the worker's work
+  (``_process`` less the two); the whole worker, and the same with no report (no rows, the
+  game's own ruleset alone: ``batch`` without ``--out``);
 - start-up: ``sgfcheck --version`` and ``batch`` of one record as new processes, and the share
   of the whole command the second is;
 - ``--jobs 2``: the games a second of the run's own summary, 2 jobs against 1 (target 1.8x).
@@ -87,6 +89,7 @@ def stages(listing: str, runs: int) -> dict[str, float | str | None]:
     paths = Path(listing).read_text(encoding="utf-8").splitlines()
     datas = [Path(p).read_bytes() for p in paths]
     options = BatchOptions.of(report_kind=ReportKind.JSONL, jobs=1)
+    no_report = BatchOptions.of(report_kind=ReportKind.NONE, jobs=1)
     settings = options.settings
     sgf = [to_sgf(d).data for d in datas]  # the reader's input: what load_bytes hands it
     # (core.BUILT; core.compiled in a checkout before the doors)
@@ -111,8 +114,8 @@ def stages(listing: str, runs: int) -> dict[str, float | str | None]:
             except ValueError:
                 pass
 
-    def pipeline(block: range) -> tuple[float, float, float]:
-        read = check = score = 0.0
+    def pipeline(block: range) -> tuple[float, float, float, float]:
+        read = check = score = own = 0.0
         for k in block:
             t0 = time.perf_counter()
             loaded = load_bytes(datas[k], "x.sgf", settings.encoding, settings.limits)
@@ -122,10 +125,12 @@ def stages(listing: str, runs: int) -> dict[str, float | str | None]:
                 t2 = time.perf_counter()
                 score_loaded(loaded, settings)
                 t3 = time.perf_counter()
+                score_loaded(loaded, settings, compare=False)  # the game's own ruleset alone
+                own += time.perf_counter() - t3
                 check += t2 - t1
                 score += t3 - t2
             read += t1 - t0
-        return read, check, score
+        return read, check, score, own
 
     items = [WorkItem(p, None, d) for p, d in zip(paths, datas, strict=True)]
 
@@ -146,9 +151,11 @@ def stages(listing: str, runs: int) -> dict[str, float | str | None]:
             text = [sgf[k] for k in block]
             base = timed(lambda part=part: sgfmill_time(part))
             worker = timed(lambda block=block: [_process(items[k], options) for k in block])
-            read, check, score = pipeline(block)
+            bare = timed(lambda block=block: [_process(items[k], no_report) for k in block])
+            read, check, score, own = pipeline(block)
             figures = {"sgfmill": base, "worker": worker, "read": read, "check": check,
-                       "count": score - check, "rows": worker - read - score,
+                       "count": score - check, "own": own - check, "rows": worker - read - score,
+                       "bare": bare,
                        "sgfmill_parse": timed(lambda text=text: sgfmill_parse(text))}
             if reader is not None:
                 figures["reader"] = timed(lambda text=text: compiled_parse(text))
@@ -360,9 +367,11 @@ def measure(args: argparse.Namespace) -> int:
                   "whole command)")
             reader = s["reader"]
             print(f"  a worker, ms a file: sgfmill parse + replay {s['sgfmill']:.3f}; "
-                  f"read {s['read']:.3f}, check {s['check']:.3f}, count {s['count']:.3f}, "
+                  f"read {s['read']:.3f}, check {s['check']:.3f}, count {s['count']:.3f} "
+                  f"(the game's own ruleset alone {s['own']:.3f}), "
                   f"rows and the rest {s['rows']:.3f}; the whole worker {s['worker']:.3f} "
-                  f"(median of the blocks' ratios: {s['ratio']:.2f}x sgfmill)")
+                  f"(median of the blocks' ratios: {s['ratio']:.2f}x sgfmill); "
+                  f"with no report {s['bare']:.3f}")
             print(f"  SGF reader: sgfmill's parse_sgf_collection {s['sgfmill_parse']:.3f} ms a "
                   "file; " + ("no compiled reader" if reader is None else
                               f"compiled {reader:.3f} = {s['sgfmill_parse'] / reader:.1f}x"))
