@@ -8,13 +8,13 @@ same machine):
 
 - the whole command: its wall time and the ratio of sgfmill's time to it (target: 3x); the
   same with a CSV report and with no report;
-- the stages of one worker, in one process, per file (best of the runs): reading the record
-  (``load_bytes``; within it, the SGF reader alone against sgfmill's ``parse_sgf_collection`` on
-  the same bytes, target 10x), the replay and its checks (``checked_file``), the counts and the
-  verdicts (``score_loaded`` less the checks; within it, the game's own ruleset alone, without
-  the table of every ruleset a JSON Lines row holds), the rows and the rest of the worker's work
-  (``_process`` less the two); the whole worker, and the same with no report (no rows, the
-  game's own ruleset alone: ``batch`` without ``--out``);
+- the stages of one worker, in one process, per file (each block's mean, the median over the
+  blocks and runs): reading the record (``load_bytes``; within it, the SGF reader alone against
+  sgfmill's ``parse_sgf_collection`` on the same bytes, target 10x), the replay and its checks
+  (``checked_file``), the counts and the verdicts (``score_loaded`` less the checks; within it,
+  the game's own ruleset alone, without the table of every ruleset a JSON Lines row holds), the
+  rows and the rest of the worker's work (``_process`` less the two); the whole worker, and the
+  same with no report (no rows, the game's own ruleset alone: ``batch`` without ``--out``);
 - start-up: ``sgfcheck --version`` and ``batch`` of one record as new processes, and the share
   of the whole command the second is;
 - ``--jobs 2``: the games a second of the run's own summary, 2 jobs against 1 (target 1.8x).
